@@ -1,0 +1,88 @@
+// Builds the Fastify instance from the cross-cutting plugins of src/http and the modules.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { registerAuthentication } from './http/authentication.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerHealth } from './http/health.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerRouteAccess } from './http/route-access.ts';
+import { registerTenantResolution } from './http/tenant-host.ts';
+import { registerVersioning } from './http/versioning.ts';
+import { createOAuthModule, type OAuthModule } from './modules/oauth/oauth-module.ts';
+import { TenantService } from './modules/tenants/tenant-service.ts';
+
+export interface Services {
+  config: Config;
+  database: DatabaseHandle;
+  tenants: TenantService;
+  oauth: OAuthModule;
+}
+
+export function createServices(config: Config, database: DatabaseHandle): Services {
+  return {
+    config,
+    database,
+    tenants: new TenantService(database.db),
+    oauth: createOAuthModule(database.db, config.tokenTtlSeconds),
+  };
+}
+
+export function tenantBaseUrl(config: Config, tenantName: string): string {
+  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
+  const port = config.publicPort === defaultPort ? '' : `:${config.publicPort}`;
+  return `${config.publicScheme}://${tenantName}.${config.apiHost}${port}`;
+}
+
+export interface BuildOptions {
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+export async function buildApp(services: Services, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Tokens, secrets and subscription keys never reach the log.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-subscription-key"]', 'req.headers.cookie', '*.client_secret', '*.ApplicationSecret'],
+        censor: '[redacted]',
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: () => randomUUID(),
+    logController: { requestIdLogLabel: 'requestId' },
+    bodyLimit: config.jsonBodyLimitBytes,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerRouteAccess(app);
+  registerErrorHandling(app);
+  registerVersioning(app);
+  registerTenantResolution(app, {
+    apiHost: config.apiHost,
+    defaultTenant: config.defaultTenant,
+    baseUrlOf: (name) => tenantBaseUrl(config, name),
+    tenants: services.tenants,
+  });
+  registerAuthentication(app, services.oauth.tokens);
+  await registerOpenApi(app);
+  registerMetrics(app);
+  registerHealth(app, services.database);
+
+  await app.register(services.oauth.routes);
+
+  await services.oauth.tokens.start();
+  app.addHook('onClose', async () => services.oauth.tokens.stop());
+  return app;
+}

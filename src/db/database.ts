@@ -1,0 +1,127 @@
+// The one database handle the app uses: embedded PGlite by default, a node-postgres pool when
+// DATABASE_URL is set. Both speak the same SQL, so modules never ask which one they got.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import pg from 'pg';
+import { acquireDataDirLock } from './embedded-lock.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
+/** Anything that runs a query: the database itself or an open transaction. */
+export type Executor = Database | Transaction;
+
+export type Engine = 'pglite' | 'postgres';
+
+/** Raw SQL, for the few places (migrations, health, bulk loads) that need no query builder. */
+export interface RawSql {
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements without parameters. */
+  exec(script: string): Promise<void>;
+}
+
+export interface DatabaseHandle extends RawSql {
+  engine: Engine;
+  db: Database;
+  rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+export function wrapPglite(client: PGlite, onClose: () => Promise<void> = async () => {}): DatabaseHandle {
+  const db = drizzlePglite({ client }) as unknown as Database;
+  return {
+    engine: 'pglite',
+    db,
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await client.query<Row>(text, params);
+      return result.rows;
+    },
+    async exec(script: string) {
+      await client.exec(script);
+    },
+    rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
+      return client.transaction((tx) =>
+        fn({
+          query: async <Row>(text: string, params: unknown[] = []) => (await tx.query<Row>(text, params)).rows,
+          exec: async (script: string) => {
+            await tx.exec(script);
+          },
+        }),
+      );
+    },
+    async close() {
+      if (!client.closed) await client.close();
+      await onClose();
+    },
+  };
+}
+
+export function wrapPool(pool: pg.Pool): DatabaseHandle {
+  const db = drizzlePostgres({ client: pool }) as unknown as Database;
+  return {
+    engine: 'postgres',
+    db,
+    async query<Row>(text: string, params: unknown[] = []) {
+      const result = await pool.query(text, params);
+      return result.rows as Row[];
+    },
+    async exec(script: string) {
+      await pool.query(script);
+    },
+    async rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn({
+          query: async <Row>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as Row[],
+          exec: async (script: string) => {
+            await client.query(script);
+          },
+        });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export interface OpenOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // A pool error on an idle client must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    await pool.query('select 1');
+    return wrapPool(pool);
+  }
+  await mkdir(options.dataDir, { recursive: true });
+  const release = await acquireDataDirLock(options.dataDir);
+  try {
+    const client = new PGlite(path.join(options.dataDir, 'pgdata'), { extensions: PGLITE_EXTENSIONS });
+    await client.waitReady;
+    return wrapPglite(client, release);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

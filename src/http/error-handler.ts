@@ -1,0 +1,81 @@
+// Turns every failure into the contract's error body: our ApiErrors, schema validation,
+// Fastify's own body-parsing errors, unknown routes, and anything unexpected (500, logged).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type FieldError } from './errors.ts';
+import { serializeErrorBody } from './error-body.ts';
+
+interface ValidationIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function fieldOf(issue: ValidationIssue, context: string | undefined): string {
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const child =
+    issue.keyword === 'required'
+      ? String(issue.params.missingProperty)
+      : issue.keyword === 'additionalProperties'
+        ? String(issue.params.additionalProperty)
+        : '';
+  const field = [path, child].filter(Boolean).join('.');
+  return field || (context === 'body' ? '(body)' : context ?? '(request)');
+}
+
+function messageOf(issue: ValidationIssue): string {
+  if (issue.keyword === 'additionalProperties') return 'is not a known field';
+  if (issue.keyword === 'required') return 'is required';
+  return issue.message ?? 'is invalid';
+}
+
+export function validationErrors(issues: ValidationIssue[], context: string | undefined): FieldError[] {
+  return issues.map((issue) => ({ Field: fieldOf(issue, context), Message: messageOf(issue) }));
+}
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UnsupportedMediaType',
+    message: 'The request body must be sent as application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'InvalidContentLength', message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PayloadTooLarge', message: 'The request body is larger than this server accepts.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EmptyBody', message: 'The request body is empty but declared as JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MalformedJson', message: 'The request body is not valid JSON.' },
+};
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(serializeErrorBody(reply.request.id, error.code, error.message, error.errors));
+}
+
+export function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const errors = validationErrors(error.validation as ValidationIssue[], error.validationContext);
+    const summary = errors.map((e) => `${e.Field} ${e.Message}`).join('; ');
+    return new ApiError(400, 'ValidationFailed', `The request is not valid: ${summary}.`, { errors });
+  }
+  const known = FASTIFY_CODES[error.code];
+  if (known) return new ApiError(known.status, known.code, known.message);
+  if (error instanceof SyntaxError) return new ApiError(400, 'MalformedJson', 'The request body is not valid JSON.');
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApiError(status, 'BadRequest', error.message);
+  return new ApiError(500, 'InternalError', 'The server failed to handle this request; quote IdentifierGuid when reporting it.');
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message);
+    return sendError(reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new ApiError(404, 'RouteNotFound', `No operation answers ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

@@ -1,0 +1,41 @@
+// Every error the API answers with, as one class: status, a stable machine code, a human text
+// and, for validation failures, the fields at fault (contract §4, error body).
+
+export interface FieldError {
+  Field: string;
+  Message: string;
+}
+
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    statusCode: number,
+    code: string,
+    message: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = statusCode;
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const badRequest = (code: string, message: string, errors?: FieldError[]) =>
+  new ApiError(400, code, message, errors ? { errors } : {});
+
+export const validationFailed = (field: string, message: string) =>
+  new ApiError(400, 'ValidationFailed', `${field}: ${message}`, { errors: [{ Field: field, Message: message }] });
+
+export const notFound = (what: string) => new ApiError(404, 'NotFound', `${what} was not found.`);
+
+export const conflict = (code: string, message: string) => new ApiError(409, code, message);
+
+export const preconditionFailed = () =>
+  new ApiError(412, 'PreconditionFailed', 'The resource has changed since it was read (If-Match does not match its ETag).');

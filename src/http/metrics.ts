@@ -1,0 +1,40 @@
+// GET /metrics: Prometheus text with request counts and latency by route and status.
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export function registerMetrics(app: FastifyInstance): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route pattern and status code.',
+    labelNames,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    // Route patterns, never raw URLs: ids in paths would explode the label cardinality.
+    const labels = {
+      method: request.method,
+      route: request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched'),
+      status: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    latency.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+  return registry;
+}

@@ -1,0 +1,105 @@
+// CLI entry: `serve` (npm start), `migrate`, `tenant create|list|delete`, `keys rotate`.
+import { parseArgs } from 'node:util';
+import { buildApp, createServices, tenantBaseUrl, type Services } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DataDirLockedError } from './db/embedded-lock.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createTenantWithBootstrapApp } from './modules/tenants/tenant-provisioning.ts';
+import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-service.ts';
+import { serve } from './server.ts';
+
+const USAGE = `Usage: npm run -s omni -- <command>
+  serve                        run the API server (what npm start does)
+  migrate                      apply pending database migrations
+  tenant create <name> [--json]  create a tenant and its bootstrap management app
+  tenant list [--json]         list tenants
+  tenant delete <name>         delete a tenant and everything it owns
+  keys rotate                  start signing tokens with a new key`;
+
+class UsageError extends Error {}
+
+async function withServices<T>(config: Config, fn: (services: Services) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config);
+  try {
+    await migrate(database);
+    return await fn(createServices(config, database));
+  } finally {
+    await database.close();
+  }
+}
+
+async function tenantCommand(config: Config, args: string[], json: boolean): Promise<void> {
+  const [action, name] = args;
+  if (action === 'create' && name) {
+    await withServices(config, async ({ database, tenants, oauth }) => {
+      const { tenant, bootstrapApp } = await createTenantWithBootstrapApp(database.db, tenants, oauth.apps, name);
+      const baseUrl = tenantBaseUrl(config, tenant.name);
+      if (json) {
+        console.log(
+          JSON.stringify({ Tenant: tenant.name, ApplicationId: bootstrapApp.ApplicationId, ApplicationSecret: bootstrapApp.ApplicationSecret, BaseUrl: baseUrl }),
+        );
+      } else {
+        console.log(`Tenant "${tenant.name}" created at ${baseUrl}`);
+        console.log(`Bootstrap management app (the secret is shown only now):`);
+        console.log(`  ApplicationId:     ${bootstrapApp.ApplicationId}`);
+        console.log(`  ApplicationSecret: ${bootstrapApp.ApplicationSecret}`);
+      }
+    });
+  } else if (action === 'list') {
+    await withServices(config, async ({ tenants }) => {
+      const all = await tenants.list();
+      if (json) console.log(JSON.stringify(all.map((t) => ({ Tenant: t.name, BaseUrl: tenantBaseUrl(config, t.name), CreatedDate: t.createdAt.toISOString() }))));
+      else if (all.length === 0) console.log('No tenants.');
+      else for (const t of all) console.log(`${t.name}\t${tenantBaseUrl(config, t.name)}\t${t.createdAt.toISOString()}`);
+    });
+  } else if (action === 'delete' && name) {
+    const deleted = await withServices(config, ({ tenants }) => tenants.delete(name));
+    if (!deleted) throw new UsageError(`Tenant "${name}" does not exist.`);
+    console.log(`Tenant "${name}" deleted.`);
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const [command, ...rest] = positionals;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await serve(config);
+      return;
+    case 'migrate': {
+      const database = await openDatabase(config);
+      try {
+        const versions = await migrate(database);
+        console.log(versions.length ? `Applied: ${versions.join(', ')}` : 'Migrations are up to date.');
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'tenant':
+      await tenantCommand(config, rest, values.json);
+      return;
+    case 'keys':
+      if (rest[0] !== 'rotate') throw new UsageError(USAGE);
+      await withServices(config, async ({ oauth }) => {
+        await oauth.tokens.keys.load();
+        console.log(`New signing key ${await oauth.tokens.keys.rotate()}; the previous key verifies until its tokens expire.`);
+      });
+      return;
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof UsageError || error instanceof TenantNameError || error instanceof TenantExistsError) {
+    console.error(error.message);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import { Type, type Static } from 'typebox';
+import { PagedResult } from '../../http/paging.ts';
+
+export const AppBody = Type.Object(
+  {
+    Name: Type.String({ minLength: 1, maxLength: 256, pattern: '\\S' }),
+    Description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    ApplicationTypeId: Type.Integer({
+      minimum: 1,
+      maximum: 4,
+      description: '1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens).',
+    }),
+  },
+  { additionalProperties: false, title: 'AppRequest' },
+);
+export type AppBody = Static<typeof AppBody>;
+
+export const App = Type.Object(
+  {
+    ApplicationId: Type.String({ format: 'uuid' }),
+    ApplicationSecret: Type.Union([Type.String(), Type.Null()], {
+      description: 'Only in the answers of create and secret rotation; null otherwise.',
+    }),
+    Name: Type.String(),
+    Description: Type.Union([Type.String(), Type.Null()]),
+    IsPredefined: Type.Boolean(),
+    ApplicationTypeId: Type.Integer(),
+    ApplicationTypeDescription: Type.String(),
+    CreatedDate: Type.String({ format: 'date-time' }),
+  },
+  { title: 'App' },
+);
+export type App = Static<typeof App>;
+
+export const AppList = PagedResult(App, 'AppList');
+
+export const AppIdParams = Type.Object({ applicationId: Type.String({ format: 'uuid' }) });

@@ -1,0 +1,92 @@
+// The keys that sign and verify tokens. One key signs at a time; after `omni keys rotate` the
+// previous key keeps verifying until every token it signed has expired, then leaves the JWKS.
+import { randomUUID } from 'node:crypto';
+import { desc, isNull, sql } from 'drizzle-orm';
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import type { Database } from '../../db/database.ts';
+import { signingKeys } from './tables.ts';
+
+export const TOKEN_ALGORITHM = 'ES256';
+
+interface LoadedKey {
+  kid: string;
+  publicJwk: JWK;
+  verifyKey: CryptoKey;
+  retiredAt: Date | null;
+}
+
+export class SigningKeys {
+  private readonly db: Database;
+  private readonly maxTokenLifetimeMs: number;
+  private signer: { kid: string; key: CryptoKey } | undefined;
+  private verifiers = new Map<string, LoadedKey>();
+
+  constructor(db: Database, maxTokenLifetimeSeconds: number) {
+    this.db = db;
+    this.maxTokenLifetimeMs = maxTokenLifetimeSeconds * 1000;
+  }
+
+  /** Loads the keys, creating the first one on a new database. */
+  async load(): Promise<void> {
+    let rows = await this.liveRows();
+    if (!rows.some((r) => r.retiredAt === null)) {
+      await this.insertNewKey();
+      rows = await this.liveRows();
+    }
+    const verifiers = new Map<string, LoadedKey>();
+    for (const row of rows) {
+      verifiers.set(row.kid, {
+        kid: row.kid,
+        publicJwk: row.publicJwk as JWK,
+        verifyKey: (await importJWK(row.publicJwk as JWK, TOKEN_ALGORITHM)) as CryptoKey,
+        retiredAt: row.retiredAt,
+      });
+    }
+    const active = rows.find((r) => r.retiredAt === null)!;
+    if (this.signer?.kid !== active.kid) {
+      this.signer = { kid: active.kid, key: (await importJWK(active.privateJwk as JWK, TOKEN_ALGORITHM)) as CryptoKey };
+    }
+    this.verifiers = verifiers;
+  }
+
+  /** Retires the signing key and makes a new one; returns the new kid. */
+  async rotate(): Promise<string> {
+    const kid = await this.db.transaction(async (tx) => {
+      await tx.update(signingKeys).set({ retiredAt: sql`now()` }).where(isNull(signingKeys.retiredAt));
+      return this.insertNewKey(tx);
+    });
+    await this.load();
+    return kid;
+  }
+
+  signingKey(): { kid: string; key: CryptoKey } {
+    if (!this.signer) throw new Error('Signing keys are not loaded');
+    return this.signer;
+  }
+
+  verificationKey(kid: string | undefined): CryptoKey | undefined {
+    return kid === undefined ? undefined : this.verifiers.get(kid)?.verifyKey;
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: [...this.verifiers.values()].map((k) => ({ ...k.publicJwk, kid: k.kid, alg: TOKEN_ALGORITHM, use: 'sig' })) };
+  }
+
+  private async liveRows() {
+    const rows = await this.db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
+    const oldestUseful = Date.now() - this.maxTokenLifetimeMs;
+    return rows.filter((r) => r.retiredAt === null || r.retiredAt.getTime() > oldestUseful);
+  }
+
+  private async insertNewKey(executor: Pick<Database, 'insert'> = this.db): Promise<string> {
+    const { publicKey, privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
+    const kid = randomUUID();
+    await executor.insert(signingKeys).values({
+      kid,
+      algorithm: TOKEN_ALGORITHM,
+      privateJwk: await exportJWK(privateKey),
+      publicJwk: await exportJWK(publicKey),
+    });
+    return kid;
+  }
+}

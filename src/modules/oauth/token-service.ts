@@ -1,0 +1,212 @@
+// Issues and verifies the JWT access and identity tokens (contract §3). Verified tokens are
+// cached until they expire so a request pays no signature check; revocation, app deletion and
+// secret rotation drop them at once here and, through auth_invalidations, within seconds on
+// every other instance.
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
+import type { Database, Executor } from '../../db/database.ts';
+import type { Scope } from '../../http/route-access.ts';
+import { InvalidTokenError, type Principal, type TokenVerifier } from '../../http/authentication.ts';
+import { authInvalidations, oauthApps, revokedTokens } from './tables.ts';
+import { SigningKeys, TOKEN_ALGORITHM } from './signing-keys.ts';
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+  scope: string;
+}
+
+interface TokenClaims extends JWTPayload {
+  scope: string;
+  ver: number;
+  dev?: string;
+}
+
+interface CachedToken {
+  audience: string;
+  principal: Principal;
+}
+
+const POLL_INTERVAL_MS = 2_000;
+const KEY_RELOAD_EVERY_POLLS = 15;
+const PRUNE_EVERY_POLLS = 300;
+const KEY_RELOAD_MIN_INTERVAL_MS = 1_000;
+
+export class TokenService implements TokenVerifier {
+  readonly keys: SigningKeys;
+  private readonly db: Database;
+  private readonly ttlSeconds: number;
+  private readonly cache = new LRUCache<string, CachedToken>({ max: 50_000, ttlAutopurge: false });
+  /** Bumped by every invalidation, so a verification that raced one does not cache its result. */
+  private generation = 0;
+  private lastSeq = 0;
+  private polls = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private lastKeyReload = 0;
+
+  constructor(db: Database, ttlSeconds: number) {
+    this.db = db;
+    this.ttlSeconds = ttlSeconds;
+    this.keys = new SigningKeys(db, ttlSeconds);
+  }
+
+  async start(): Promise<void> {
+    await this.keys.load();
+    const [row] = await this.db.select({ seq: sql<number>`coalesce(max(${authInvalidations.seq}), 0)::int` }).from(authInvalidations);
+    this.lastSeq = Number(row?.seq ?? 0);
+    this.timer = setInterval(() => void this.poll().catch(() => {}), POLL_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  async issue(tenant: { id: number; baseUrl: string }, app: { id: string; secretVersion: number }, scopes: readonly Scope[], deviceId?: string): Promise<IssuedToken> {
+    const { kid, key } = this.keys.signingKey();
+    const scope = scopes.join(' ');
+    const claims: TokenClaims = { scope, ver: app.secretVersion, ...(deviceId ? { dev: deviceId } : {}) };
+    const accessToken = await new SignJWT(claims)
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'at+jwt' })
+      .setIssuer(tenant.baseUrl)
+      .setAudience(tenant.baseUrl)
+      .setSubject(app.id)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(key);
+    return { accessToken, expiresIn: this.ttlSeconds, scope };
+  }
+
+  /** The principal of a bearer token presented on this tenant's host, or InvalidTokenError. */
+  async verify(token: string, tenant: { id: number; baseUrl: string }): Promise<Principal> {
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (cached.audience !== tenant.baseUrl) throw new InvalidTokenError('The token was issued for another tenant.');
+      if (cached.principal.expiresAt <= Date.now()) {
+        this.cache.delete(token);
+        throw new InvalidTokenError('The token has expired.');
+      }
+      return cached.principal;
+    }
+    const generation = this.generation;
+    const claims = await this.verifySignature(token, tenant.baseUrl);
+    const principal = await this.checkStillValid(claims, tenant.id);
+    const ttl = principal.expiresAt - Date.now();
+    if (generation === this.generation && ttl > 0) this.cache.set(token, { audience: tenant.baseUrl, principal }, { ttl });
+    return principal;
+  }
+
+  /** Verifies signature and claims, ignoring app state: used by revocation (RFC 7009). */
+  async verifySignature(token: string, baseUrl: string, options: { allowExpired?: boolean } = {}): Promise<TokenClaims> {
+    let kid: string | undefined;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw new InvalidTokenError('The token is malformed.');
+    }
+    if (this.keys.verificationKey(kid) === undefined) await this.reloadKeysSoon();
+    const key = this.keys.verificationKey(kid);
+    if (!key) throw new InvalidTokenError('The token was not signed by this server.');
+    try {
+      const { payload } = await jwtVerify<TokenClaims>(token, key, {
+        issuer: baseUrl,
+        audience: baseUrl,
+        algorithms: [TOKEN_ALGORITHM],
+        requiredClaims: ['sub', 'jti', 'exp', 'iat'],
+        ...(options.allowExpired ? { currentDate: new Date(0) } : {}),
+      });
+      if (typeof payload.scope !== 'string' || typeof payload.ver !== 'number') {
+        throw new InvalidTokenError('The token is malformed.');
+      }
+      return payload;
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The token has expired.');
+      if (error instanceof joseErrors.JWTClaimValidationFailed && (error.claim === 'aud' || error.claim === 'iss')) {
+        throw new InvalidTokenError('The token was issued for another tenant.');
+      }
+      throw new InvalidTokenError('The token is malformed or its signature does not verify.');
+    }
+  }
+
+  private async checkStillValid(claims: TokenClaims, tenantId: number): Promise<Principal> {
+    const jti = claims.jti!;
+    const [state] = await this.db
+      .select({
+        secretVersion: oauthApps.secretVersion,
+        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tenantId} = ${tenantId} and ${revokedTokens.jti} = ${jti})`,
+      })
+      .from(oauthApps)
+      .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, claims.sub!)));
+    if (!state) throw new InvalidTokenError('The app of this token no longer exists.');
+    if (state.secretVersion !== claims.ver) throw new InvalidTokenError("The app's secret was rotated after this token was issued.");
+    if (state.revoked) throw new InvalidTokenError('The token has been revoked.');
+    return {
+      tenantId,
+      appId: claims.sub!,
+      scopes: new Set(claims.scope.split(' ').filter(Boolean) as Scope[]),
+      jti,
+      expiresAt: claims.exp! * 1000,
+      ...(claims.dev ? { deviceId: claims.dev } : {}),
+    };
+  }
+
+  /** Revokes one token (RFC 7009); takes effect here at once, elsewhere at the next poll. */
+  async revoke(tenantId: number, claims: TokenClaims): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx
+        .insert(revokedTokens)
+        .values({ tenantId, jti: claims.jti!, expiresAt: new Date(claims.exp! * 1000) })
+        .onConflictDoNothing();
+      await tx.insert(authInvalidations).values({ tenantId, appId: claims.sub!, jti: claims.jti! });
+    });
+    this.forget(tenantId, claims.sub!, claims.jti!);
+  }
+
+  /** Records, inside the caller's transaction, that every token of an app is void. */
+  async invalidateApp(tx: Executor, tenantId: number, appId: string): Promise<void> {
+    await tx.insert(authInvalidations).values({ tenantId, appId });
+  }
+
+  /** Drops cached tokens of an app (or one token of it) on this instance. */
+  forget(tenantId: number, appId: string, jti?: string | null): void {
+    this.generation++;
+    for (const [token, entry] of this.cache.entries()) {
+      const p = entry.principal;
+      if (p.tenantId === tenantId && p.appId === appId && (!jti || p.jti === jti)) this.cache.delete(token);
+    }
+  }
+
+  /** Applies what other instances invalidated since the last poll. */
+  async poll(): Promise<void> {
+    this.polls++;
+    const events = await this.db
+      .select()
+      .from(authInvalidations)
+      .where(gt(authInvalidations.seq, this.lastSeq))
+      .orderBy(authInvalidations.seq)
+      .limit(1000);
+    for (const event of events) {
+      this.forget(event.tenantId, event.appId, event.jti);
+      this.lastSeq = event.seq;
+    }
+    if (this.polls % KEY_RELOAD_EVERY_POLLS === 0) await this.keys.load();
+    if (this.polls % PRUNE_EVERY_POLLS === 0) await this.prune();
+  }
+
+  private async prune(): Promise<void> {
+    await this.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, sql`now()`));
+    await this.db
+      .delete(authInvalidations)
+      .where(lt(authInvalidations.createdAt, sql`now() - make_interval(secs => ${this.ttlSeconds * 2})`));
+  }
+
+  private async reloadKeysSoon(): Promise<void> {
+    if (Date.now() - this.lastKeyReload < KEY_RELOAD_MIN_INTERVAL_MS) return;
+    this.lastKeyReload = Date.now();
+    await this.keys.load();
+  }
+}
