@@ -1,6 +1,6 @@
 // Builds the Fastify instance from the cross-cutting plugins of src/http and the modules.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -55,7 +55,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: () => randomUUID(),
-    logController: { requestIdLogLabel: 'requestId' },
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: config.jsonBodyLimitBytes,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
@@ -66,6 +66,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  // Bodies are JSON (the token endpoint adds its form parser); anything else is 415.
+  app.removeContentTypeParser('text/plain');
   registerRouteAccess(app);
   registerErrorHandling(app);
   registerVersioning(app);

@@ -1,0 +1,53 @@
+// Migrates one database per test run and hands its snapshot to every test file: a PGlite data
+// dump, or (with TEST_DATABASE_URL) a PostgreSQL template database to copy per file.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { PGLITE_EXTENSIONS, wrapPglite, wrapPool } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDatabase: { engine: 'pglite'; snapshotPath: string } | { engine: 'postgres'; url: string; template: string };
+  }
+}
+
+export function databaseUrlFor(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const template = `omni_template_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`drop database if exists ${template}`);
+    await admin.query(`create database ${template}`);
+    const pool = new pg.Pool({ connectionString: databaseUrlFor(url, template), max: 1 });
+    await migrate(wrapPool(pool));
+    await pool.end();
+    project.provide('testDatabase', { engine: 'postgres', url, template });
+    return async () => {
+      await admin.query(`drop database if exists ${template} with (force)`);
+      await admin.end();
+    };
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'omni-test-'));
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
+  const database = wrapPglite(client);
+  await migrate(database);
+  const snapshot = await client.dumpDataDir('none');
+  const snapshotPath = path.join(dir, 'migrated.tar');
+  await writeFile(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
+  await database.close();
+  project.provide('testDatabase', { engine: 'pglite', snapshotPath });
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+  };
+}

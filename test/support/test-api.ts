@@ -1,0 +1,119 @@
+// One running API per test file on its own fresh database, called through app.inject with a
+// tenant host, plus helpers to make tenants and tokens the way a client would.
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, createServices, type Services } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createTenantWithBootstrapApp } from '../../src/modules/tenants/tenant-provisioning.ts';
+import { openTestDatabase, type TestDatabase } from './test-database.ts';
+
+export interface TestTenant {
+  name: string;
+  host: string;
+  appId: string;
+  secret: string;
+  /** A management-scope token of the bootstrap app. */
+  token: string;
+}
+
+export interface CallOptions {
+  method?: InjectOptions['method'];
+  url: string;
+  tenant?: TestTenant | string;
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export class LogLines extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    callback();
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export interface TestApi {
+  app: FastifyInstance;
+  services: Services;
+  config: Config;
+  database: TestDatabase;
+  logs: LogLines;
+  createTenant(name: string): Promise<TestTenant>;
+  issueToken(tenant: TestTenant | string, appId: string, secret: string, scope?: string): Promise<string>;
+  call(options: CallOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '8080', DATA_DIR: '/nonexistent', ...env });
+  const database = await openTestDatabase();
+  const services = createServices(config, database.handle);
+  const logs = new LogLines();
+  const app = await buildApp(services, { logStream: logs });
+  await app.ready();
+
+  const hostOf = (tenant: TestTenant | string | undefined) =>
+    tenant === undefined ? 'localhost' : typeof tenant === 'string' ? `${tenant}.${config.apiHost}` : tenant.host;
+
+  const api: TestApi = {
+    app,
+    services,
+    config,
+    database,
+    logs,
+    async createTenant(name) {
+      const { bootstrapApp } = await createTenantWithBootstrapApp(database.handle.db, services.tenants, services.oauth.apps, name);
+      const partial = { name, host: `${name}.${config.apiHost}`, appId: bootstrapApp.ApplicationId, secret: bootstrapApp.ApplicationSecret! };
+      return { ...partial, token: await api.issueToken(partial.name, partial.appId, partial.secret) };
+    },
+    async issueToken(tenant, appId, secret, scope) {
+      const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { host: hostOf(tenant), authorization: basicAuth(appId, secret), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form.toString(),
+      });
+      if (response.statusCode !== 200) throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
+      return (response.json() as { access_token: string }).access_token;
+    },
+    call({ method = 'GET', url, tenant, token, body, headers = {} }) {
+      const bearer = token === undefined ? (typeof tenant === 'object' ? tenant.token : undefined) : token;
+      return app.inject({
+        method,
+        url,
+        headers: {
+          host: hostOf(tenant),
+          accept: 'application/vnd.xomni.api-v4-0',
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      });
+    },
+    async close() {
+      await app.close();
+      await database.handle.close();
+    },
+  };
+  return api;
+}
+
+/** Asserts the contract's error body and returns it. */
+export function errorBody(response: LightMyRequestResponse): { IdentifierGuid: string; IdentifierTick: number; FriendlyDescription: string; Code: string; Errors?: { Field: string; Message: string }[] } {
+  const body = response.json() as { IdentifierGuid: string; IdentifierTick: number; FriendlyDescription: string; Code: string };
+  if (body.IdentifierGuid !== response.headers['x-request-id']) {
+    throw new Error(`error body IdentifierGuid ${body.IdentifierGuid} differs from X-Request-Id ${String(response.headers['x-request-id'])}`);
+  }
+  if (typeof body.Code !== 'string' || typeof body.FriendlyDescription !== 'string' || typeof body.IdentifierTick !== 'number') {
+    throw new Error(`not the contract's error body: ${response.body}`);
+  }
+  return body;
+}
