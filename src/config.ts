@@ -30,8 +30,17 @@ export class ConfigError extends Error {
 }
 
 export const TENANT_NAME_PATTERN = /^[a-z][a-z0-9-]{1,38}[a-z0-9]$/;
-const HOST_NAME_PATTERN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const HOST_NAME_PATTERN =
+  /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
 
 type Env = Record<string, string | undefined>;
 
@@ -85,7 +94,11 @@ export function loadConfig(env: Env = process.env): Config {
   const apiHost = hostName(env, 'API_HOST', 'localhost');
   const defaultTenant = read(env, 'DEFAULT_TENANT');
   if (defaultTenant !== undefined && !TENANT_NAME_PATTERN.test(defaultTenant)) {
-    throw new ConfigError('DEFAULT_TENANT', `must match ${TENANT_NAME_PATTERN.source}`, defaultTenant);
+    throw new ConfigError(
+      'DEFAULT_TENANT',
+      `must match ${TENANT_NAME_PATTERN.source}`,
+      defaultTenant,
+    );
   }
   return {
     port,

@@ -1,6 +1,6 @@
 // CLI entry: `serve` (npm start), `migrate`, `tenant create|list|delete`, `keys rotate`.
 import { parseArgs } from 'node:util';
-import { buildApp, createServices, tenantBaseUrl, type Services } from './app.ts';
+import { createServices, tenantBaseUrl, type Services } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
@@ -33,11 +33,21 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
   const [action, name] = args;
   if (action === 'create' && name) {
     await withServices(config, async ({ database, tenants, oauth }) => {
-      const { tenant, bootstrapApp } = await createTenantWithBootstrapApp(database.db, tenants, oauth.apps, name);
+      const { tenant, bootstrapApp } = await createTenantWithBootstrapApp(
+        database.db,
+        tenants,
+        oauth.apps,
+        name,
+      );
       const baseUrl = tenantBaseUrl(config, tenant.name);
       if (json) {
         console.log(
-          JSON.stringify({ Tenant: tenant.name, ApplicationId: bootstrapApp.ApplicationId, ApplicationSecret: bootstrapApp.ApplicationSecret, BaseUrl: baseUrl }),
+          JSON.stringify({
+            Tenant: tenant.name,
+            ApplicationId: bootstrapApp.ApplicationId,
+            ApplicationSecret: bootstrapApp.ApplicationSecret,
+            BaseUrl: baseUrl,
+          }),
         );
       } else {
         console.log(`Tenant "${tenant.name}" created at ${baseUrl}`);
@@ -49,9 +59,20 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
   } else if (action === 'list') {
     await withServices(config, async ({ tenants }) => {
       const all = await tenants.list();
-      if (json) console.log(JSON.stringify(all.map((t) => ({ Tenant: t.name, BaseUrl: tenantBaseUrl(config, t.name), CreatedDate: t.createdAt.toISOString() }))));
+      if (json)
+        console.log(
+          JSON.stringify(
+            all.map((t) => ({
+              Tenant: t.name,
+              BaseUrl: tenantBaseUrl(config, t.name),
+              CreatedDate: t.createdAt.toISOString(),
+            })),
+          ),
+        );
       else if (all.length === 0) console.log('No tenants.');
-      else for (const t of all) console.log(`${t.name}\t${tenantBaseUrl(config, t.name)}\t${t.createdAt.toISOString()}`);
+      else
+        for (const t of all)
+          console.log(`${t.name}\t${tenantBaseUrl(config, t.name)}\t${t.createdAt.toISOString()}`);
     });
   } else if (action === 'delete' && name) {
     const deleted = await withServices(config, ({ tenants }) => tenants.delete(name));
@@ -63,7 +84,11 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
 }
 
 async function run(argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false } },
+  });
   const [command, ...rest] = positionals;
   const config = loadConfig();
   switch (command) {
@@ -74,7 +99,9 @@ async function run(argv: string[]): Promise<void> {
       const database = await openDatabase(config);
       try {
         const versions = await migrate(database);
-        console.log(versions.length ? `Applied: ${versions.join(', ')}` : 'Migrations are up to date.');
+        console.log(
+          versions.length ? `Applied: ${versions.join(', ')}` : 'Migrations are up to date.',
+        );
       } finally {
         await database.close();
       }
@@ -87,7 +114,9 @@ async function run(argv: string[]): Promise<void> {
       if (rest[0] !== 'rotate') throw new UsageError(USAGE);
       await withServices(config, async ({ oauth }) => {
         await oauth.tokens.keys.load();
-        console.log(`New signing key ${await oauth.tokens.keys.rotate()}; the previous key verifies until its tokens expire.`);
+        console.log(
+          `New signing key ${await oauth.tokens.keys.rotate()}; the previous key verifies until its tokens expire.`,
+        );
       });
       return;
     default:
@@ -96,7 +125,13 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof UsageError || error instanceof TenantNameError || error instanceof TenantExistsError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof UsageError ||
+    error instanceof TenantNameError ||
+    error instanceof TenantExistsError
+  ) {
     console.error(error.message);
   } else {
     console.error(error);

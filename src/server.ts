@@ -14,17 +14,27 @@ export async function serve(config: Config): Promise<void> {
   await migrate(database);
   let demo;
   if (database.engine === 'pglite' && (await services.tenants.list()).length === 0) {
-    demo = await createTenantWithBootstrapApp(database.db, services.tenants, services.oauth.apps, DEMO_TENANT);
+    demo = await createTenantWithBootstrapApp(
+      database.db,
+      services.tenants,
+      services.oauth.apps,
+      DEMO_TENANT,
+    );
   }
   const app = await buildApp(services);
   await app.listen({ port: config.port, host: config.host });
 
   const port = (app.server.address() as { port: number }).port;
-  const portConfig = { ...config, publicPort: config.publicPort === config.port ? port : config.publicPort };
+  const portConfig = {
+    ...config,
+    publicPort: config.publicPort === config.port ? port : config.publicPort,
+  };
   if (demo) {
     const base = tenantBaseUrl(portConfig, demo.tenant.name);
     const { ApplicationId: id, ApplicationSecret: secret } = demo.bootstrapApp;
-    console.log(`\nCreated tenant "${demo.tenant.name}" at ${base} with its management app (the secret is shown only now):`);
+    console.log(
+      `\nCreated tenant "${demo.tenant.name}" at ${base} with its management app (the secret is shown only now):`,
+    );
     console.log(`  ApplicationId:     ${id}`);
     console.log(`  ApplicationSecret: ${secret}`);
     console.log(`\nTry it (gets a token, then lists the tenant's apps):`);

@@ -12,7 +12,11 @@ import pg from 'pg';
 import { acquireDataDirLock } from './embedded-lock.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
+export type Transaction = PgTransaction<
+  PgQueryResultHKT,
+  Record<string, never>,
+  ExtractTablesWithRelations<Record<string, never>>
+>;
 /** Anything that runs a query: the database itself or an open transaction. */
 export type Executor = Database | Transaction;
 
@@ -34,7 +38,10 @@ export interface DatabaseHandle extends RawSql {
 
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
-export function wrapPglite(client: PGlite, onClose: () => Promise<void> = async () => {}): DatabaseHandle {
+export function wrapPglite(
+  client: PGlite,
+  onClose: () => Promise<void> = async () => {},
+): DatabaseHandle {
   const db = drizzlePglite({ client }) as unknown as Database;
   return {
     engine: 'pglite',
@@ -49,7 +56,8 @@ export function wrapPglite(client: PGlite, onClose: () => Promise<void> = async 
     rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
       return client.transaction((tx) =>
         fn({
-          query: async <Row>(text: string, params: unknown[] = []) => (await tx.query<Row>(text, params)).rows,
+          query: async <Row>(text: string, params: unknown[] = []) =>
+            (await tx.query<Row>(text, params)).rows,
           exec: async (script: string) => {
             await tx.exec(script);
           },
@@ -80,7 +88,8 @@ export function wrapPool(pool: pg.Pool): DatabaseHandle {
       try {
         await client.query('begin');
         const result = await fn({
-          query: async <Row>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as Row[],
+          query: async <Row>(text: string, params: unknown[] = []) =>
+            (await client.query(text, params)).rows as Row[],
           exec: async (script: string) => {
             await client.query(script);
           },
@@ -108,7 +117,10 @@ export interface OpenOptions {
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+    });
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     await pool.query('select 1');
@@ -117,7 +129,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   await mkdir(options.dataDir, { recursive: true });
   const release = await acquireDataDirLock(options.dataDir);
   try {
-    const client = new PGlite(path.join(options.dataDir, 'pgdata'), { extensions: PGLITE_EXTENSIONS });
+    const client = new PGlite(path.join(options.dataDir, 'pgdata'), {
+      extensions: PGLITE_EXTENSIONS,
+    });
     await client.waitReady;
     return wrapPglite(client, release);
   } catch (error) {

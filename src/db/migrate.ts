@@ -31,7 +31,10 @@ export async function loadMigrations(dir: string): Promise<Migration[]> {
 }
 
 /** Applies pending migrations; returns the versions applied by this call. */
-export async function migrate(database: DatabaseHandle, migrations?: Migration[]): Promise<string[]> {
+export async function migrate(
+  database: DatabaseHandle,
+  migrations?: Migration[],
+): Promise<string[]> {
   const all = migrations ?? (await bundledMigrations());
   return database.rawTransaction(async (sql) => {
     await sql.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
@@ -39,7 +42,9 @@ export async function migrate(database: DatabaseHandle, migrations?: Migration[]
       'create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())',
     );
     const done = new Set(
-      (await sql.query<{ version: string }>('select version from schema_migrations')).map((r) => r.version),
+      (await sql.query<{ version: string }>('select version from schema_migrations')).map(
+        (r) => r.version,
+      ),
     );
     const applied: string[] = [];
     for (const migration of all) {

@@ -32,7 +32,9 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 function unauthorized(description: string): ApiError {
   return new ApiError(401, 'InvalidToken', description, {
-    headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description.replaceAll('"', "'")}"` },
+    headers: {
+      'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description.replaceAll('"', "'")}"`,
+    },
   });
 }
 
@@ -42,7 +44,8 @@ export function registerAuthentication(app: FastifyInstance, verifier: TokenVeri
     const access = routeAccess(request);
     if (access === 'operator' || access === 'anonymous' || request.is404) return;
     const header = request.headers.authorization;
-    if (header === undefined) throw unauthorized('An access token is required (Authorization: Bearer <token>).');
+    if (header === undefined)
+      throw unauthorized('An access token is required (Authorization: Bearer <token>).');
     const match = BEARER.exec(header);
     if (!match) throw unauthorized('The Authorization header is not a Bearer token.');
     try {
@@ -52,9 +55,14 @@ export function registerAuthentication(app: FastifyInstance, verifier: TokenVeri
       throw error;
     }
     if (!request.principal.scopes.has(access)) {
-      throw new ApiError(403, 'InsufficientScope', `This operation needs the "${access}" scope, which the token does not carry.`, {
-        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${access}"` },
-      });
+      throw new ApiError(
+        403,
+        'InsufficientScope',
+        `This operation needs the "${access}" scope, which the token does not carry.`,
+        {
+          headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${access}"` },
+        },
+      );
     }
   });
 }

@@ -10,16 +10,31 @@ export function dotnetTicks(at: Date = new Date()): bigint {
   return TICKS_AT_UNIX_EPOCH + BigInt(at.getTime()) * TICKS_PER_MILLISECOND;
 }
 
-export function serializeErrorBody(requestId: string, code: string, description: string, errors?: FieldError[]): string {
+export function serializeErrorBody(
+  requestId: string,
+  code: string,
+  description: string,
+  errors?: FieldError[],
+): string {
   const head = `{"IdentifierGuid":${JSON.stringify(requestId)},"IdentifierTick":${dotnetTicks().toString()}`;
-  const rest = JSON.stringify({ FriendlyDescription: description, Code: code, ...(errors ? { Errors: errors } : {}) });
+  const rest = JSON.stringify({
+    FriendlyDescription: description,
+    Code: code,
+    ...(errors ? { Errors: errors } : {}),
+  });
   return `${head},${rest.slice(1)}`;
 }
 
 export const ErrorBodySchema = Type.Object(
   {
-    IdentifierGuid: Type.String({ format: 'uuid', description: 'Equals the X-Request-Id response header.' }),
-    IdentifierTick: Type.Integer({ format: 'int64', description: '.NET ticks (100 ns since 0001-01-01) when the error happened.' }),
+    IdentifierGuid: Type.String({
+      format: 'uuid',
+      description: 'Equals the X-Request-Id response header.',
+    }),
+    IdentifierTick: Type.Integer({
+      format: 'int64',
+      description: '.NET ticks (100 ns since 0001-01-01) when the error happened.',
+    }),
     FriendlyDescription: Type.String(),
     Code: Type.String({ description: 'Stable machine-readable error code.' }),
     Errors: Type.Optional(

@@ -20,7 +20,7 @@ function fieldOf(issue: ValidationIssue, context: string | undefined): string {
         ? String(issue.params.additionalProperty)
         : '';
   const field = [path, child].filter(Boolean).join('.');
-  return field || (context === 'body' ? '(body)' : context ?? '(request)');
+  return field || (context === 'body' ? '(body)' : (context ?? '(request)'));
 }
 
 function messageOf(issue: ValidationIssue): string {
@@ -29,7 +29,10 @@ function messageOf(issue: ValidationIssue): string {
   return issue.message ?? 'is invalid';
 }
 
-export function validationErrors(issues: ValidationIssue[], context: string | undefined): FieldError[] {
+export function validationErrors(
+  issues: ValidationIssue[],
+  context: string | undefined,
+): FieldError[] {
   return issues.map((issue) => ({ Field: fieldOf(issue, context), Message: messageOf(issue) }));
 }
 
@@ -39,10 +42,26 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
     code: 'UnsupportedMediaType',
     message: 'The request body must be sent as application/json.',
   },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'InvalidContentLength', message: 'Content-Length does not match the body.' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PayloadTooLarge', message: 'The request body is larger than this server accepts.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'EmptyBody', message: 'The request body is empty but declared as JSON.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MalformedJson', message: 'The request body is not valid JSON.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'InvalidContentLength',
+    message: 'Content-Length does not match the body.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'PayloadTooLarge',
+    message: 'The request body is larger than this server accepts.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'EmptyBody',
+    message: 'The request body is empty but declared as JSON.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    status: 400,
+    code: 'MalformedJson',
+    message: 'The request body is not valid JSON.',
+  },
 };
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -56,16 +75,23 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
-    const errors = validationErrors(error.validation as ValidationIssue[], error.validationContext);
+    const errors = validationErrors(error.validation, error.validationContext);
     const summary = errors.map((e) => `${e.Field} ${e.Message}`).join('; ');
-    return new ApiError(400, 'ValidationFailed', `The request is not valid: ${summary}.`, { errors });
+    return new ApiError(400, 'ValidationFailed', `The request is not valid: ${summary}.`, {
+      errors,
+    });
   }
   const known = FASTIFY_CODES[error.code];
   if (known) return new ApiError(known.status, known.code, known.message);
-  if (error instanceof SyntaxError) return new ApiError(400, 'MalformedJson', 'The request body is not valid JSON.');
+  if (error instanceof SyntaxError)
+    return new ApiError(400, 'MalformedJson', 'The request body is not valid JSON.');
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return new ApiError(status, 'BadRequest', error.message);
-  return new ApiError(500, 'InternalError', 'The server failed to handle this request; quote IdentifierGuid when reporting it.');
+  return new ApiError(
+    500,
+    'InternalError',
+    'The server failed to handle this request; quote IdentifierGuid when reporting it.',
+  );
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -76,6 +102,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError(404, 'RouteNotFound', `No operation answers ${request.method} ${request.url.split('?')[0]}.`)),
+    sendError(
+      reply,
+      new ApiError(
+        404,
+        'RouteNotFound',
+        `No operation answers ${request.method} ${request.url.split('?')[0]}.`,
+      ),
+    ),
   );
 }

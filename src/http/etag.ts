@@ -13,7 +13,10 @@ export function setEtag(reply: FastifyReply, version: string | number | Date): v
 }
 
 /** Throws 412 when the request has an If-Match that the current version does not satisfy. */
-export function checkIfMatch(request: FastifyRequest, currentVersion: string | number | Date): void {
+export function checkIfMatch(
+  request: FastifyRequest,
+  currentVersion: string | number | Date,
+): void {
   const header = request.headers['if-match'];
   if (header === undefined) return;
   const current = etagFor(currentVersion);

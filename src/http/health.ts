@@ -23,7 +23,8 @@ export function registerHealth(app: FastifyInstance, database: DatabaseHandle): 
     },
     async (request, reply) => {
       try {
-        if (await migrationsApplied(database)) return { Status: 'ready', Database: database.engine };
+        if (await migrationsApplied(database))
+          return { Status: 'ready', Database: database.engine };
         return reply.code(503).send({ Status: 'migrations pending', Database: database.engine });
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');

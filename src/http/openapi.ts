@@ -35,7 +35,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       response[code] ??= { description: STANDARD_ERRORS[code], $ref: 'ErrorBody#' };
     }
     const security: Record<string, string[]>[] | undefined =
-      access === 'operator' || access === 'anonymous' ? undefined : [{ bearer: [] }, { oauth2: [access] }];
+      access === 'operator' || access === 'anonymous'
+        ? undefined
+        : [{ bearer: [] }, { oauth2: [access] }];
     route.schema = { ...route.schema, response, ...(security ? { security } : {}) };
   });
 
@@ -68,7 +70,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _base, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

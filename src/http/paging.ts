@@ -3,7 +3,12 @@ import { Type, type TSchema } from 'typebox';
 
 export const PagingQuery = Type.Object({
   skip: Type.Integer({ minimum: 0, default: 0, description: 'Items to skip (default 0).' }),
-  take: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'Page size, 1..1000 (default 20).' }),
+  take: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 20,
+    description: 'Page size, 1..1000 (default 20).',
+  }),
 });
 
 export interface Paging {

@@ -25,11 +25,16 @@ export function accessForPath(url: string): RouteAccess {
 
 export function registerRouteAccess(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config ?? {}), access: route.config?.access ?? accessForPath(route.url) };
+    route.config = {
+      ...(route.config ?? {}),
+      access: route.config?.access ?? accessForPath(route.url),
+    };
   });
 }
 
 /** Unknown routes have no config; they are treated as tenant routes that need no token. */
 export function routeAccess(request: FastifyRequest): RouteAccess {
-  return request.routeOptions.config.access ?? (request.is404 ? accessForPath(request.url) : 'public');
+  return (
+    request.routeOptions.config.access ?? (request.is404 ? accessForPath(request.url) : 'public')
+  );
 }

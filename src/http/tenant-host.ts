@@ -32,7 +32,10 @@ export function tenantNameFromHost(hostname: string, apiHost: string): string | 
   return label.includes('.') || label === '' ? undefined : label;
 }
 
-export async function resolveTenant(request: FastifyRequest, options: TenantHostOptions): Promise<RequestTenant> {
+export async function resolveTenant(
+  request: FastifyRequest,
+  options: TenantHostOptions,
+): Promise<RequestTenant> {
   const name = tenantNameFromHost(request.hostname, options.apiHost) ?? options.defaultTenant;
   if (name === undefined) {
     throw new ApiError(

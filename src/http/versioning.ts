@@ -14,7 +14,10 @@ export type VersionNegotiation = { version: string } | { rejected: string };
 
 export function negotiateVersion(accept: string | undefined): VersionNegotiation {
   if (accept === undefined || accept.trim() === '') return { version: LATEST_VERSION };
-  const ranges = accept.split(',').map((part) => (part.split(';')[0] ?? '').trim().toLowerCase()).filter(Boolean);
+  const ranges = accept
+    .split(',')
+    .map((part) => (part.split(';')[0] ?? '').trim().toLowerCase())
+    .filter(Boolean);
   const requested: string[] = [];
   let generic = false;
   for (const range of ranges) {

@@ -26,7 +26,9 @@ describe('error body and request id', () => {
     const id = response.headers['x-request-id'] as string;
     const lines = api.logs.lines.filter((l) => l.includes(id));
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.every((l) => (JSON.parse(l) as { requestId: string }).requestId === id)).toBe(true);
+    expect(lines.every((l) => (JSON.parse(l) as { requestId: string }).requestId === id)).toBe(
+      true,
+    );
   });
 
   it('sets X-Api-Version on every response, errors and operator routes included', async () => {
@@ -41,13 +43,23 @@ describe('error body and request id', () => {
   });
 
   it('rejects malformed JSON with 400 MalformedJson', async () => {
-    const response = await api.call({ method: 'POST', url: '/management/oauth/apps', tenant: acme, body: '{"Name": "x",' });
+    const response = await api.call({
+      method: 'POST',
+      url: '/management/oauth/apps',
+      tenant: acme,
+      body: '{"Name": "x",',
+    });
     expect(response.statusCode).toBe(400);
     expect(errorBody(response).Code).toBe('MalformedJson');
   });
 
   it('rejects an empty JSON body with 400', async () => {
-    const response = await api.call({ method: 'POST', url: '/management/oauth/apps', tenant: acme, headers: { 'content-type': 'application/json' } });
+    const response = await api.call({
+      method: 'POST',
+      url: '/management/oauth/apps',
+      tenant: acme,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(400);
     errorBody(response);
   });
@@ -103,7 +115,10 @@ describe('paging', () => {
   });
 
   it('answers an empty page with 200 and Results []', async () => {
-    const response = await api.call({ url: '/management/oauth/apps?skip=500&take=10', tenant: acme });
+    const response = await api.call({
+      url: '/management/oauth/apps?skip=500&take=10',
+      tenant: acme,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ Results: [], TotalCount: 1 });
   });

@@ -11,7 +11,9 @@ import { migrate } from '../../src/db/migrate.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDatabase: { engine: 'pglite'; snapshotPath: string } | { engine: 'postgres'; url: string; template: string };
+    testDatabase:
+      | { engine: 'pglite'; snapshotPath: string }
+      | { engine: 'postgres'; url: string; template: string };
   }
 }
 

@@ -43,12 +43,18 @@ export interface TestApi {
   database: TestDatabase;
   logs: LogLines;
   createTenant(name: string): Promise<TestTenant>;
-  issueToken(tenant: TestTenant | string, appId: string, secret: string, scope?: string): Promise<string>;
+  issueToken(
+    tenant: TestTenant | string,
+    appId: string,
+    secret: string,
+    scope?: string,
+  ): Promise<string>;
   call(options: CallOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
-export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+export const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
   const config = loadConfig({ LOG_LEVEL: 'info', PORT: '8080', DATA_DIR: '/nonexistent', ...env });
@@ -59,7 +65,11 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   await app.ready();
 
   const hostOf = (tenant: TestTenant | string | undefined) =>
-    tenant === undefined ? 'localhost' : typeof tenant === 'string' ? `${tenant}.${config.apiHost}` : tenant.host;
+    tenant === undefined
+      ? 'localhost'
+      : typeof tenant === 'string'
+        ? `${tenant}.${config.apiHost}`
+        : tenant.host;
 
   const api: TestApi = {
     app,
@@ -68,23 +78,45 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     database,
     logs,
     async createTenant(name) {
-      const { bootstrapApp } = await createTenantWithBootstrapApp(database.handle.db, services.tenants, services.oauth.apps, name);
-      const partial = { name, host: `${name}.${config.apiHost}`, appId: bootstrapApp.ApplicationId, secret: bootstrapApp.ApplicationSecret! };
-      return { ...partial, token: await api.issueToken(partial.name, partial.appId, partial.secret) };
+      const { bootstrapApp } = await createTenantWithBootstrapApp(
+        database.handle.db,
+        services.tenants,
+        services.oauth.apps,
+        name,
+      );
+      const partial = {
+        name,
+        host: `${name}.${config.apiHost}`,
+        appId: bootstrapApp.ApplicationId,
+        secret: bootstrapApp.ApplicationSecret!,
+      };
+      return {
+        ...partial,
+        token: await api.issueToken(partial.name, partial.appId, partial.secret),
+      };
     },
     async issueToken(tenant, appId, secret, scope) {
-      const form = new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+      const form = new URLSearchParams({
+        grant_type: 'client_credentials',
+        ...(scope ? { scope } : {}),
+      });
       const response = await app.inject({
         method: 'POST',
         url: '/oauth/token',
-        headers: { host: hostOf(tenant), authorization: basicAuth(appId, secret), 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          host: hostOf(tenant),
+          authorization: basicAuth(appId, secret),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: form.toString(),
       });
-      if (response.statusCode !== 200) throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
       return (response.json() as { access_token: string }).access_token;
     },
     call({ method = 'GET', url, tenant, token, body, headers = {} }) {
-      const bearer = token === undefined ? (typeof tenant === 'object' ? tenant.token : undefined) : token;
+      const bearer =
+        token === undefined ? (typeof tenant === 'object' ? tenant.token : undefined) : token;
       return app.inject({
         method,
         url,
@@ -95,7 +127,9 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...headers,
         },
-        ...(body !== undefined ? { payload: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+        ...(body !== undefined
+          ? { payload: typeof body === 'string' ? body : JSON.stringify(body) }
+          : {}),
       });
     },
     async close() {
@@ -107,12 +141,29 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
 }
 
 /** Asserts the contract's error body and returns it. */
-export function errorBody(response: LightMyRequestResponse): { IdentifierGuid: string; IdentifierTick: number; FriendlyDescription: string; Code: string; Errors?: { Field: string; Message: string }[] } {
-  const body = response.json() as { IdentifierGuid: string; IdentifierTick: number; FriendlyDescription: string; Code: string };
+export function errorBody(response: LightMyRequestResponse): {
+  IdentifierGuid: string;
+  IdentifierTick: number;
+  FriendlyDescription: string;
+  Code: string;
+  Errors?: { Field: string; Message: string }[];
+} {
+  const body = response.json() as {
+    IdentifierGuid: string;
+    IdentifierTick: number;
+    FriendlyDescription: string;
+    Code: string;
+  };
   if (body.IdentifierGuid !== response.headers['x-request-id']) {
-    throw new Error(`error body IdentifierGuid ${body.IdentifierGuid} differs from X-Request-Id ${String(response.headers['x-request-id'])}`);
+    throw new Error(
+      `error body IdentifierGuid ${body.IdentifierGuid} differs from X-Request-Id ${String(response.headers['x-request-id'])}`,
+    );
   }
-  if (typeof body.Code !== 'string' || typeof body.FriendlyDescription !== 'string' || typeof body.IdentifierTick !== 'number') {
+  if (
+    typeof body.Code !== 'string' ||
+    typeof body.FriendlyDescription !== 'string' ||
+    typeof body.IdentifierTick !== 'number'
+  ) {
     throw new Error(`not the contract's error body: ${response.body}`);
   }
   return body;

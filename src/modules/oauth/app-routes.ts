@@ -24,15 +24,32 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
 
   app.get(
     '/management/oauth/apps',
-    { schema: { tags, summary: 'Fetch a list of apps', querystring: PagingQuery, response: { 200: AppList } } },
+    {
+      schema: {
+        tags,
+        summary: 'Fetch a list of apps',
+        querystring: PagingQuery,
+        response: { 200: AppList },
+      },
+    },
     async (request) => apps.list(request.tenant.id, request.query),
   );
 
   app.get(
     '/management/oauth/apps/:applicationId',
-    { schema: { tags, summary: 'Fetch an app by its id', params: AppIdParams, response: { 200: App } } },
+    {
+      schema: {
+        tags,
+        summary: 'Fetch an app by its id',
+        params: AppIdParams,
+        response: { 200: App },
+      },
+    },
     async (request, reply) => {
-      const { app: found, version } = await apps.get(request.tenant.id, request.params.applicationId);
+      const { app: found, version } = await apps.get(
+        request.tenant.id,
+        request.params.applicationId,
+      );
       setEtag(reply, version);
       return found;
     },
@@ -44,15 +61,19 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
       schema: {
         tags,
         summary: 'Update an app (name, description, type)',
-        description: 'Honours If-Match (412 when the app changed). The type of a predefined app cannot change (409).',
+        description:
+          'Honours If-Match (412 when the app changed). The type of a predefined app cannot change (409).',
         params: AppIdParams,
         body: AppBody,
         response: { 200: App, 409: { $ref: 'ErrorBody#' }, 412: { $ref: 'ErrorBody#' } },
       },
     },
     async (request, reply) => {
-      const { app: updated, version } = await apps.update(request.tenant.id, request.params.applicationId, request.body, (current) =>
-        checkIfMatch(request, current),
+      const { app: updated, version } = await apps.update(
+        request.tenant.id,
+        request.params.applicationId,
+        request.body,
+        (current) => checkIfMatch(request, current),
       );
       setEtag(reply, version);
       return updated;
@@ -67,11 +88,17 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         summary: 'Delete an app',
         description: 'Its tokens stop working at once. Predefined apps cannot be deleted (409).',
         params: AppIdParams,
-        response: { 204: Type.Null({ description: 'Deleted' }), 409: { $ref: 'ErrorBody#' }, 412: { $ref: 'ErrorBody#' } },
+        response: {
+          204: Type.Null({ description: 'Deleted' }),
+          409: { $ref: 'ErrorBody#' },
+          412: { $ref: 'ErrorBody#' },
+        },
       },
     },
     async (request, reply) => {
-      await apps.delete(request.tenant.id, request.params.applicationId, (current) => checkIfMatch(request, current));
+      await apps.delete(request.tenant.id, request.params.applicationId, (current) =>
+        checkIfMatch(request, current),
+      );
       return reply.code(204).send(null);
     },
   );
@@ -82,7 +109,8 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
       schema: {
         tags,
         summary: "Rotate an app's secret",
-        description: 'Answers the app with its new secret, shown this once. Tokens issued before stop working at once.',
+        description:
+          'Answers the app with its new secret, shown this once. Tokens issued before stop working at once.',
         params: AppIdParams,
         response: { 200: App },
       },

@@ -8,7 +8,8 @@ export const AppBody = Type.Object(
     ApplicationTypeId: Type.Integer({
       minimum: 1,
       maximum: 4,
-      description: '1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens).',
+      description:
+        '1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens).',
     }),
   },
   { additionalProperties: false, title: 'AppRequest' },

@@ -45,7 +45,12 @@ export class AppService {
     this.byId = db
       .select()
       .from(oauthApps)
-      .where(and(eq(oauthApps.tenantId, sql.placeholder('tenantId')), eq(oauthApps.id, sql.placeholder('id'))))
+      .where(
+        and(
+          eq(oauthApps.tenantId, sql.placeholder('tenantId')),
+          eq(oauthApps.id, sql.placeholder('id')),
+        ),
+      )
       .prepare('oauth_app_by_id');
   }
 
@@ -74,7 +79,12 @@ export class AppService {
     return { Results: rows.map((r) => toApp(r)), TotalCount: total?.n ?? 0 };
   }
 
-  async create(tenantId: number, body: AppBody, executor: Executor = this.db, predefined = false): Promise<App> {
+  async create(
+    tenantId: number,
+    body: AppBody,
+    executor: Executor = this.db,
+    predefined = false,
+  ): Promise<App> {
     const secret = generateSecret();
     const [row] = await executor
       .insert(oauthApps)
@@ -97,7 +107,8 @@ export class AppService {
       tenantId,
       {
         Name: 'Bootstrap management app',
-        Description: 'Created with the tenant. It cannot be deleted; rotate its secret if it leaks.',
+        Description:
+          'Created with the tenant. It cannot be deleted; rotate its secret if it leaks.',
         ApplicationTypeId: MANAGEMENT_APP_TYPE,
       },
       tx,
@@ -106,7 +117,12 @@ export class AppService {
   }
 
   /** Updates name, description and type; `checkVersion` runs against the current row (If-Match). */
-  async update(tenantId: number, id: string, body: AppBody, checkVersion: (version: Date) => void): Promise<AppWithVersion> {
+  async update(
+    tenantId: number,
+    id: string,
+    body: AppBody,
+    checkVersion: (version: Date) => void,
+  ): Promise<AppWithVersion> {
     let typeChanged = false;
     const result = await this.db.transaction(async (tx) => {
       const [current] = await tx
@@ -147,7 +163,8 @@ export class AppService {
         .for('update');
       if (!current) throw notFound(`App ${id}`);
       checkVersion(current.updatedAt);
-      if (current.isPredefined) throw conflict('PredefinedApp', 'A predefined app cannot be deleted.');
+      if (current.isPredefined)
+        throw conflict('PredefinedApp', 'A predefined app cannot be deleted.');
       await tx.delete(oauthApps).where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)));
       await this.tokens.invalidateApp(tx, tenantId, id);
     });

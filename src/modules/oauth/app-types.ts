@@ -12,7 +12,12 @@ export interface ApplicationType {
 export const APPLICATION_TYPES: Readonly<Record<number, ApplicationType>> = {
   1: { id: 1, description: 'Consumer', scopes: ['public'], identityTokens: true },
   2: { id: 2, description: 'Private', scopes: ['public', 'private'], identityTokens: false },
-  3: { id: 3, description: 'Management', scopes: ['public', 'private', 'management'], identityTokens: false },
+  3: {
+    id: 3,
+    description: 'Management',
+    scopes: ['public', 'private', 'management'],
+    identityTokens: false,
+  },
   4: { id: 4, description: 'Device', scopes: ['public'], identityTokens: true },
 };
 

@@ -27,39 +27,75 @@ export class ClientAuthentication {
     this.db = db;
   }
 
-  async authenticate(tenantId: number, clientId: string, secret: string, source: string, challenge: boolean): Promise<AuthenticatedClient> {
+  async authenticate(
+    tenantId: number,
+    clientId: string,
+    secret: string,
+    source: string,
+    challenge: boolean,
+  ): Promise<AuthenticatedClient> {
     const key = clientId.slice(0, 200);
-    const lock = await this.db
-      .select({ retryAfter: sql<number>`ceil(extract(epoch from (${clientAuthFailures.lockedUntil} - now())))::int` })
+    const [failures] = await this.db
+      .select({
+        retryAfter: sql<
+          number | null
+        >`case when ${clientAuthFailures.lockedUntil} > now() then ceil(extract(epoch from (${clientAuthFailures.lockedUntil} - now())))::int end`,
+      })
       .from(clientAuthFailures)
       .where(
         and(
           eq(clientAuthFailures.tenantId, tenantId),
           eq(clientAuthFailures.clientId, key),
           eq(clientAuthFailures.source, source),
-          sql`${clientAuthFailures.lockedUntil} > now()`,
         ),
       );
-    if (lock[0]) {
-      throw new OAuthError(429, 'slow_down', 'Too many failed client authentications; try again later.', {
-        'Retry-After': String(Math.max(1, lock[0].retryAfter)),
-      });
+    if (failures?.retryAfter) {
+      throw new OAuthError(
+        429,
+        'slow_down',
+        'Too many failed client authentications; try again later.',
+        {
+          'Retry-After': String(Math.max(1, failures.retryAfter)),
+        },
+      );
     }
     const [app] = UUID_PATTERN.test(clientId)
       ? await this.db
-          .select({ id: oauthApps.id, applicationTypeId: oauthApps.applicationTypeId, secretVersion: oauthApps.secretVersion, secretHash: oauthApps.secretHash })
+          .select({
+            id: oauthApps.id,
+            applicationTypeId: oauthApps.applicationTypeId,
+            secretVersion: oauthApps.secretVersion,
+            secretHash: oauthApps.secretHash,
+          })
           .from(oauthApps)
           .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, clientId.toLowerCase())))
       : [];
     const matches = secretMatches(secret, app?.secretHash ?? DUMMY_HASH);
     if (!app || !matches) {
       await this.recordFailure(tenantId, key, source);
-      throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret.', challenge ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {});
+      throw new OAuthError(
+        401,
+        'invalid_client',
+        'Client authentication failed: unknown client or wrong secret.',
+        challenge ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {},
+      );
     }
-    await this.db
-      .delete(clientAuthFailures)
-      .where(and(eq(clientAuthFailures.tenantId, tenantId), eq(clientAuthFailures.clientId, key), eq(clientAuthFailures.source, source)));
-    return { id: app.id, applicationTypeId: app.applicationTypeId, secretVersion: app.secretVersion };
+    // Only a client that failed before has a row to clear; the usual success path writes nothing.
+    if (failures)
+      await this.db
+        .delete(clientAuthFailures)
+        .where(
+          and(
+            eq(clientAuthFailures.tenantId, tenantId),
+            eq(clientAuthFailures.clientId, key),
+            eq(clientAuthFailures.source, source),
+          ),
+        );
+    return {
+      id: app.id,
+      applicationTypeId: app.applicationTypeId,
+      secretVersion: app.secretVersion,
+    };
   }
 
   private async recordFailure(tenantId: number, clientId: string, source: string): Promise<void> {

@@ -4,7 +4,12 @@ export class OAuthError extends Error {
   readonly error: string;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, error: string, description: string, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    error: string,
+    description: string,
+    headers: Record<string, string> = {},
+  ) {
     super(description);
     this.name = 'OAuthError';
     this.status = status;
@@ -13,4 +18,5 @@ export class OAuthError extends Error {
   }
 }
 
-export const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
+export const invalidRequest = (description: string) =>
+  new OAuthError(400, 'invalid_request', description);

@@ -44,7 +44,10 @@ export class SigningKeys {
     }
     const active = rows.find((r) => r.retiredAt === null)!;
     if (this.signer?.kid !== active.kid) {
-      this.signer = { kid: active.kid, key: (await importJWK(active.privateJwk as JWK, TOKEN_ALGORITHM)) as CryptoKey };
+      this.signer = {
+        kid: active.kid,
+        key: (await importJWK(active.privateJwk as JWK, TOKEN_ALGORITHM)) as CryptoKey,
+      };
     }
     this.verifiers = verifiers;
   }
@@ -52,7 +55,10 @@ export class SigningKeys {
   /** Retires the signing key and makes a new one; returns the new kid. */
   async rotate(): Promise<string> {
     const kid = await this.db.transaction(async (tx) => {
-      await tx.update(signingKeys).set({ retiredAt: sql`now()` }).where(isNull(signingKeys.retiredAt));
+      await tx
+        .update(signingKeys)
+        .set({ retiredAt: sql`now()` })
+        .where(isNull(signingKeys.retiredAt));
       return this.insertNewKey(tx);
     });
     await this.load();
@@ -69,7 +75,14 @@ export class SigningKeys {
   }
 
   jwks(): { keys: JWK[] } {
-    return { keys: [...this.verifiers.values()].map((k) => ({ ...k.publicJwk, kid: k.kid, alg: TOKEN_ALGORITHM, use: 'sig' })) };
+    return {
+      keys: [...this.verifiers.values()].map((k) => ({
+        ...k.publicJwk,
+        kid: k.kid,
+        alg: TOKEN_ALGORITHM,
+        use: 'sig',
+      })),
+    };
   }
 
   private async liveRows() {

@@ -19,11 +19,18 @@ const ALL_SCOPES: readonly Scope[] = ['public', 'private', 'management'];
 const TokenRequest = Type.Object(
   {
     grant_type: Type.String({ description: 'Only client_credentials.' }),
-    client_id: Type.Optional(Type.String({ description: 'With client_secret, instead of HTTP Basic.' })),
+    client_id: Type.Optional(
+      Type.String({ description: 'With client_secret, instead of HTTP Basic.' }),
+    ),
     client_secret: Type.Optional(Type.String()),
-    scope: Type.Optional(Type.String({ description: "Space-separated subset of the app's scopes." })),
+    scope: Type.Optional(
+      Type.String({ description: "Space-separated subset of the app's scopes." }),
+    ),
     physical_device_id: Type.Optional(
-      Type.String({ description: 'Asks for an identity token bound to this physical device (app types 1 and 4).' }),
+      Type.String({
+        description:
+          'Asks for an identity token bound to this physical device (app types 1 and 4).',
+      }),
     ),
   },
   { title: 'TokenRequest' },
@@ -71,25 +78,45 @@ function decodeFormComponent(value: string): string {
 }
 
 /** Client credentials from HTTP Basic or from the form, never both (RFC 6749 §2.3.1). */
-function clientCredentials(request: FastifyRequest, body: { client_id?: string; client_secret?: string }): ClientCredentials {
+function clientCredentials(
+  request: FastifyRequest,
+  body: { client_id?: string; client_secret?: string },
+): ClientCredentials {
   const header = request.headers.authorization;
   const inForm = body.client_id !== undefined || body.client_secret !== undefined;
   if (header !== undefined) {
-    if (inForm) throw invalidRequest('Authenticate the client with HTTP Basic or with form fields, not both.');
+    if (inForm)
+      throw invalidRequest(
+        'Authenticate the client with HTTP Basic or with form fields, not both.',
+      );
     const match = /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header);
     const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     if (colon < 0) {
-      throw new OAuthError(401, 'invalid_client', 'The Authorization header is not HTTP Basic client authentication.', {
-        'WWW-Authenticate': 'Basic realm="oauth"',
-      });
+      throw new OAuthError(
+        401,
+        'invalid_client',
+        'The Authorization header is not HTTP Basic client authentication.',
+        {
+          'WWW-Authenticate': 'Basic realm="oauth"',
+        },
+      );
     }
-    return { clientId: decodeFormComponent(decoded.slice(0, colon)), secret: decodeFormComponent(decoded.slice(colon + 1)), basic: true };
+    return {
+      clientId: decodeFormComponent(decoded.slice(0, colon)),
+      secret: decodeFormComponent(decoded.slice(colon + 1)),
+      basic: true,
+    };
   }
   if (body.client_id === undefined || body.client_secret === undefined) {
-    throw new OAuthError(401, 'invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret).', {
-      'WWW-Authenticate': 'Basic realm="oauth"',
-    });
+    throw new OAuthError(
+      401,
+      'invalid_client',
+      'Client authentication is required (HTTP Basic or client_id and client_secret).',
+      {
+        'WWW-Authenticate': 'Basic realm="oauth"',
+      },
+    );
   }
   return { clientId: body.client_id, secret: body.client_secret, basic: false };
 }
@@ -115,19 +142,26 @@ export interface TokenRoutesOptions {
   clients: ClientAuthentication;
 }
 
-export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instance, { tokens, clients }) => {
+export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
+  instance,
+  { tokens, clients },
+) => {
   await instance.register(formbody);
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
     // Host and version problems are not OAuth errors: they keep the API's error body.
-    if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 406)) return sendError(reply, error);
+    if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 406))
+      return sendError(reply, error);
     if (error.validation || error instanceof ApiError || (error.statusCode ?? 500) < 500) {
       return sendOAuthError(reply, invalidRequest(`The request is not valid: ${error.message}`));
     }
     request.log.error({ err: error }, 'token endpoint failed');
-    return sendOAuthError(reply, new OAuthError(500, 'server_error', 'The server failed to handle this request.'));
+    return sendOAuthError(
+      reply,
+      new OAuthError(500, 'server_error', 'The server failed to handle this request.'),
+    );
   });
 
   app.post(
@@ -136,39 +170,70 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instan
       schema: {
         tags,
         summary: 'Issue an access or identity token (client credentials)',
-        description: 'Authenticate the app with HTTP Basic (ApplicationId:ApplicationSecret) or with client_id and client_secret.',
+        description:
+          'Authenticate the app with HTTP Basic (ApplicationId:ApplicationSecret) or with client_id and client_secret.',
         consumes: [FORM],
         body: TokenRequest,
-        response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
+        response: {
+          200: TokenResponse,
+          400: OAuthErrorBody,
+          401: OAuthErrorBody,
+          429: OAuthErrorBody,
+        },
       },
     },
     async (request, reply) => {
       requireForm(request);
       const body = request.body;
       if (body.grant_type !== 'client_credentials') {
-        throw new OAuthError(400, 'unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
+        throw new OAuthError(
+          400,
+          'unsupported_grant_type',
+          'Only grant_type=client_credentials is supported.',
+        );
       }
       const credentials = clientCredentials(request, body);
-      const client = await clients.authenticate(request.tenant.id, credentials.clientId, credentials.secret, request.ip, credentials.basic);
+      const client = await clients.authenticate(
+        request.tenant.id,
+        credentials.clientId,
+        credentials.secret,
+        request.ip,
+        credentials.basic,
+      );
       const type = applicationType(client.applicationTypeId);
       let scopes: readonly Scope[] = type.scopes;
       if (body.scope !== undefined) {
         const requested = [...new Set(body.scope.split(' ').filter(Boolean))];
         const outside = requested.filter((s) => !(type.scopes as readonly string[]).includes(s));
         if (requested.length === 0 || outside.length > 0) {
-          throw new OAuthError(400, 'invalid_scope', `This app may ask for: ${type.scopes.join(' ')}.`);
+          throw new OAuthError(
+            400,
+            'invalid_scope',
+            `This app may ask for: ${type.scopes.join(' ')}.`,
+          );
         }
         scopes = ALL_SCOPES.filter((s) => requested.includes(s));
       }
       if (body.physical_device_id !== undefined) {
         if (!type.identityTokens) {
-          throw new OAuthError(400, 'unauthorized_client', 'Only Consumer (1) and Device (4) apps may ask for identity tokens.');
+          throw new OAuthError(
+            400,
+            'unauthorized_client',
+            'Only Consumer (1) and Device (4) apps may ask for identity tokens.',
+          );
         }
-        throw invalidRequest('Identity tokens need registered physical devices, which this server does not manage yet.');
+        throw invalidRequest(
+          'Identity tokens need registered physical devices, which this server does not manage yet.',
+        );
       }
       const issued = await tokens.issue(request.tenant, client, scopes);
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-      return { access_token: issued.accessToken, token_type: 'Bearer' as const, expires_in: issued.expiresIn, scope: issued.scope };
+      return {
+        access_token: issued.accessToken,
+        token_type: 'Bearer' as const,
+        expires_in: issued.expiresIn,
+        scope: issued.scope,
+      };
     },
   );
 
@@ -178,25 +243,46 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instan
       schema: {
         tags,
         summary: 'Revoke a token (RFC 7009)',
-        description: 'The client revokes a token issued to it. Unknown or invalid tokens are answered 200 as well.',
+        description:
+          'The client revokes a token issued to it. Unknown or invalid tokens are answered 200 as well.',
         consumes: [FORM],
         body: RevokeRequest,
-        response: { 200: Type.String({ maxLength: 0, description: 'Revoked, or the token was not valid anyway (empty body)' }), 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
+        response: {
+          200: Type.String({
+            maxLength: 0,
+            description: 'Revoked, or the token was not valid anyway (empty body)',
+          }),
+          400: OAuthErrorBody,
+          401: OAuthErrorBody,
+          429: OAuthErrorBody,
+        },
       },
     },
     async (request, reply) => {
       requireForm(request);
       const credentials = clientCredentials(request, request.body);
-      const client = await clients.authenticate(request.tenant.id, credentials.clientId, credentials.secret, request.ip, credentials.basic);
+      const client = await clients.authenticate(
+        request.tenant.id,
+        credentials.clientId,
+        credentials.secret,
+        request.ip,
+        credentials.basic,
+      );
       let claims;
       try {
-        claims = await tokens.verifySignature(request.body.token, request.tenant.baseUrl, { allowExpired: true });
+        claims = await tokens.verifySignature(request.body.token, request.tenant.baseUrl, {
+          allowExpired: true,
+        });
       } catch (error) {
         if (error instanceof InvalidTokenError) return reply.code(200).send('');
         throw error;
       }
       if (claims.sub !== client.id) {
-        throw new OAuthError(400, 'unauthorized_client', 'The token was not issued to this client.');
+        throw new OAuthError(
+          400,
+          'unauthorized_client',
+          'The token was not issued to this client.',
+        );
       }
       await tokens.revoke(request.tenant.id, claims);
       return reply.code(200).send('');

@@ -4,11 +4,21 @@
 // every other instance.
 import { randomUUID } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
-import { SignJWT, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import {
+  SignJWT,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+} from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Database, Executor } from '../../db/database.ts';
 import type { Scope } from '../../http/route-access.ts';
-import { InvalidTokenError, type Principal, type TokenVerifier } from '../../http/authentication.ts';
+import {
+  InvalidTokenError,
+  type Principal,
+  type TokenVerifier,
+} from '../../http/authentication.ts';
 import { authInvalidations, oauthApps, revokedTokens } from './tables.ts';
 import { SigningKeys, TOKEN_ALGORITHM } from './signing-keys.ts';
 
@@ -54,7 +64,9 @@ export class TokenService implements TokenVerifier {
 
   async start(): Promise<void> {
     await this.keys.load();
-    const [row] = await this.db.select({ seq: sql<number>`coalesce(max(${authInvalidations.seq}), 0)::int` }).from(authInvalidations);
+    const [row] = await this.db
+      .select({ seq: sql<number>`coalesce(max(${authInvalidations.seq}), 0)::int` })
+      .from(authInvalidations);
     this.lastSeq = Number(row?.seq ?? 0);
     this.timer = setInterval(() => void this.poll().catch(() => {}), POLL_INTERVAL_MS);
     this.timer.unref();
@@ -64,10 +76,19 @@ export class TokenService implements TokenVerifier {
     clearInterval(this.timer);
   }
 
-  async issue(tenant: { id: number; baseUrl: string }, app: { id: string; secretVersion: number }, scopes: readonly Scope[], deviceId?: string): Promise<IssuedToken> {
+  async issue(
+    tenant: { id: number; baseUrl: string },
+    app: { id: string; secretVersion: number },
+    scopes: readonly Scope[],
+    deviceId?: string,
+  ): Promise<IssuedToken> {
     const { kid, key } = this.keys.signingKey();
     const scope = scopes.join(' ');
-    const claims: TokenClaims = { scope, ver: app.secretVersion, ...(deviceId ? { dev: deviceId } : {}) };
+    const claims: TokenClaims = {
+      scope,
+      ver: app.secretVersion,
+      ...(deviceId ? { dev: deviceId } : {}),
+    };
     const accessToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'at+jwt' })
       .setIssuer(tenant.baseUrl)
@@ -84,7 +105,8 @@ export class TokenService implements TokenVerifier {
   async verify(token: string, tenant: { id: number; baseUrl: string }): Promise<Principal> {
     const cached = this.cache.get(token);
     if (cached) {
-      if (cached.audience !== tenant.baseUrl) throw new InvalidTokenError('The token was issued for another tenant.');
+      if (cached.audience !== tenant.baseUrl)
+        throw new InvalidTokenError('The token was issued for another tenant.');
       if (cached.principal.expiresAt <= Date.now()) {
         this.cache.delete(token);
         throw new InvalidTokenError('The token has expired.');
@@ -95,12 +117,17 @@ export class TokenService implements TokenVerifier {
     const claims = await this.verifySignature(token, tenant.baseUrl);
     const principal = await this.checkStillValid(claims, tenant.id);
     const ttl = principal.expiresAt - Date.now();
-    if (generation === this.generation && ttl > 0) this.cache.set(token, { audience: tenant.baseUrl, principal }, { ttl });
+    if (generation === this.generation && ttl > 0)
+      this.cache.set(token, { audience: tenant.baseUrl, principal }, { ttl });
     return principal;
   }
 
   /** Verifies signature and claims, ignoring app state: used by revocation (RFC 7009). */
-  async verifySignature(token: string, baseUrl: string, options: { allowExpired?: boolean } = {}): Promise<TokenClaims> {
+  async verifySignature(
+    token: string,
+    baseUrl: string,
+    options: { allowExpired?: boolean } = {},
+  ): Promise<TokenClaims> {
     let kid: string | undefined;
     try {
       kid = decodeProtectedHeader(token).kid;
@@ -124,8 +151,12 @@ export class TokenService implements TokenVerifier {
       return payload;
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;
-      if (error instanceof joseErrors.JWTExpired) throw new InvalidTokenError('The token has expired.');
-      if (error instanceof joseErrors.JWTClaimValidationFailed && (error.claim === 'aud' || error.claim === 'iss')) {
+      if (error instanceof joseErrors.JWTExpired)
+        throw new InvalidTokenError('The token has expired.');
+      if (
+        error instanceof joseErrors.JWTClaimValidationFailed &&
+        (error.claim === 'aud' || error.claim === 'iss')
+      ) {
         throw new InvalidTokenError('The token was issued for another tenant.');
       }
       throw new InvalidTokenError('The token is malformed or its signature does not verify.');
@@ -142,7 +173,8 @@ export class TokenService implements TokenVerifier {
       .from(oauthApps)
       .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, claims.sub!)));
     if (!state) throw new InvalidTokenError('The app of this token no longer exists.');
-    if (state.secretVersion !== claims.ver) throw new InvalidTokenError("The app's secret was rotated after this token was issued.");
+    if (state.secretVersion !== claims.ver)
+      throw new InvalidTokenError("The app's secret was rotated after this token was issued.");
     if (state.revoked) throw new InvalidTokenError('The token has been revoked.');
     return {
       tenantId,
@@ -163,7 +195,7 @@ export class TokenService implements TokenVerifier {
         .onConflictDoNothing();
       await tx.insert(authInvalidations).values({ tenantId, appId: claims.sub!, jti: claims.jti! });
     });
-    this.forget(tenantId, claims.sub!, claims.jti!);
+    this.forget(tenantId, claims.sub!, claims.jti);
   }
 
   /** Records, inside the caller's transaction, that every token of an app is void. */
@@ -176,7 +208,8 @@ export class TokenService implements TokenVerifier {
     this.generation++;
     for (const [token, entry] of this.cache.entries()) {
       const p = entry.principal;
-      if (p.tenantId === tenantId && p.appId === appId && (!jti || p.jti === jti)) this.cache.delete(token);
+      if (p.tenantId === tenantId && p.appId === appId && (!jti || p.jti === jti))
+        this.cache.delete(token);
     }
   }
 
@@ -201,7 +234,9 @@ export class TokenService implements TokenVerifier {
     await this.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, sql`now()`));
     await this.db
       .delete(authInvalidations)
-      .where(lt(authInvalidations.createdAt, sql`now() - make_interval(secs => ${this.ttlSeconds * 2})`));
+      .where(
+        lt(authInvalidations.createdAt, sql`now() - make_interval(secs => ${this.ttlSeconds * 2})`),
+      );
   }
 
   private async reloadKeysSoon(): Promise<void> {

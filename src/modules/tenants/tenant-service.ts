@@ -20,7 +20,10 @@ const LOOKUP_TTL_MS = 5_000;
 export class TenantService {
   private readonly db: Database;
   // `null` caches "no such tenant" too, so a flood of requests for a bad host stays cheap.
-  private readonly byName = new LRUCache<string, Tenant | { missing: true }>({ max: 10_000, ttl: LOOKUP_TTL_MS });
+  private readonly byName = new LRUCache<string, Tenant | { missing: true }>({
+    max: 10_000,
+    ttl: LOOKUP_TTL_MS,
+  });
 
   constructor(db: Database) {
     this.db = db;
@@ -54,7 +57,10 @@ export class TenantService {
 
   /** Deletes the tenant and, through cascades, everything it owns. */
   async delete(name: string): Promise<boolean> {
-    const deleted = await this.db.delete(tenants).where(eq(tenants.name, name)).returning({ id: tenants.id });
+    const deleted = await this.db
+      .delete(tenants)
+      .where(eq(tenants.name, name))
+      .returning({ id: tenants.id });
     this.byName.delete(name);
     return deleted.length > 0;
   }
