@@ -23,7 +23,8 @@ async function openLookup(): Promise<Lookup> {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     await pool.query(SEED);
     return async (id) =>
-      (await pool.query({ name: 'ideal_item_by_id', text: SELECT, values: [id] })).rows[0];
+      (await pool.query({ name: 'ideal_item_by_id', text: SELECT, values: [id] }))
+        .rows[0] as unknown;
   }
   const db = new PGlite(path.join(await mkdtemp(path.join(tmpdir(), 'omni-ideal-')), 'pgdata'));
   await db.exec(SEED);
