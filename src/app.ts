@@ -12,6 +12,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
 import { registerTenantResolution } from './http/tenant-host.ts';
 import { registerVersioning } from './http/versioning.ts';
+import { createCatalogModule, type CatalogModule } from './modules/catalog/catalog-module.ts';
 import { createOAuthModule, type OAuthModule } from './modules/oauth/oauth-module.ts';
 import { TenantService } from './modules/tenants/tenant-service.ts';
 
@@ -20,6 +21,7 @@ export interface Services {
   database: DatabaseHandle;
   tenants: TenantService;
   oauth: OAuthModule;
+  catalog: CatalogModule;
 }
 
 export function createServices(config: Config, database: DatabaseHandle): Services {
@@ -28,6 +30,7 @@ export function createServices(config: Config, database: DatabaseHandle): Servic
     database,
     tenants: new TenantService(database.db),
     oauth: createOAuthModule(database.db, config.tokenTtlSeconds),
+    catalog: createCatalogModule(database),
   };
 }
 
@@ -113,7 +116,9 @@ export async function buildApp(
   registerMetrics(app);
   registerHealth(app, services.database);
 
+  services.catalog.addSharedSchemas(app);
   await app.register(services.oauth.routes);
+  await app.register(services.catalog.routes);
 
   await services.oauth.tokens.start();
   app.addHook('onClose', async () => services.oauth.tokens.stop());

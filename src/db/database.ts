@@ -25,6 +25,12 @@ export type Engine = 'pglite' | 'postgres';
 /** Raw SQL, for the few places (migrations, health, bulk loads) that need no query builder. */
 export interface RawSql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** A hot read: on PostgreSQL prepared once per connection under this name. */
+  prepared<Row = Record<string, unknown>>(
+    name: string,
+    text: string,
+    params: unknown[],
+  ): Promise<Row[]>;
   /** Runs a script of several statements without parameters. */
   exec(script: string): Promise<void>;
 }
@@ -50,6 +56,9 @@ export function wrapPglite(
       const result = await client.query<Row>(text, params);
       return result.rows;
     },
+    async prepared<Row>(_name: string, text: string, params: unknown[]) {
+      return (await client.query<Row>(text, params)).rows;
+    },
     async exec(script: string) {
       await client.exec(script);
     },
@@ -57,6 +66,8 @@ export function wrapPglite(
       return client.transaction((tx) =>
         fn({
           query: async <Row>(text: string, params: unknown[] = []) =>
+            (await tx.query<Row>(text, params)).rows,
+          prepared: async <Row>(_name: string, text: string, params: unknown[]) =>
             (await tx.query<Row>(text, params)).rows,
           exec: async (script: string) => {
             await tx.exec(script);
@@ -80,6 +91,10 @@ export function wrapPool(pool: pg.Pool): DatabaseHandle {
       const result = await pool.query(text, params);
       return result.rows as Row[];
     },
+    async prepared<Row>(name: string, text: string, params: unknown[]) {
+      const result = await pool.query({ name, text, values: params });
+      return result.rows as Row[];
+    },
     async exec(script: string) {
       await pool.query(script);
     },
@@ -90,6 +105,8 @@ export function wrapPool(pool: pg.Pool): DatabaseHandle {
         const result = await fn({
           query: async <Row>(text: string, params: unknown[] = []) =>
             (await client.query(text, params)).rows as Row[],
+          prepared: async <Row>(name: string, text: string, params: unknown[]) =>
+            (await client.query({ name, text, values: params })).rows as Row[],
           exec: async (script: string) => {
             await client.query(script);
           },

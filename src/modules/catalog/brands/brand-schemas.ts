@@ -1,0 +1,26 @@
+import { Type, type Static } from 'typebox';
+import { PagedResult } from '../../../http/paging.ts';
+import { Id, ShortText } from '../common-schemas.ts';
+
+export const BrandBody = Type.Object(
+  {
+    Id: Type.Optional(
+      Type.Integer({ description: 'Ignored on create; must match the path on update.' }),
+    ),
+    Name: ShortText(),
+  },
+  { additionalProperties: false, title: 'BrandRequest' },
+);
+export type BrandBody = Static<typeof BrandBody>;
+
+export const Brand = Type.Object({ Id: Type.Integer(), Name: Type.String() }, { title: 'Brand' });
+export type Brand = Static<typeof Brand>;
+export const BrandList = PagedResult(Brand, 'BrandList');
+
+export const BrandListQuery = Type.Object({
+  skip: Type.Integer({ minimum: 0, default: 0 }),
+  take: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  categoryId: Type.Optional(
+    Id('Only the distinct brands of the items in this category and its subcategories.'),
+  ),
+});

@@ -1,0 +1,265 @@
+// Categories: a tree per tenant (no cycles), with key/value metadata.
+import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import { badRequest, conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../sql-errors.ts';
+import type {
+  Category,
+  CategoryBody,
+  CategoryMetadataBody,
+  CategoryPatch,
+  CategoryTreeNode,
+} from './category-schemas.ts';
+
+const SELECT_CATEGORY = `
+  select c.id as "Id", c.name as "Name", c.short_description as "ShortDescription",
+         c.long_description as "LongDescription", c.parent_id as "ParentCategoryId", p.name as "ParentCategoryName",
+         (select count(*)::int from categories s where s.tenant_id = c.tenant_id and s.parent_id = c.id) as "SubCategoryCount",
+         coalesce((select json_agg(json_build_object('Key', m.key, 'Value', m.value) order by m.key)
+                     from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]') as "CategoryMetadata"
+    from categories c
+    left join categories p on p.tenant_id = c.tenant_id and p.id = c.parent_id`;
+
+// Reparenting is serialised per tenant so that two concurrent moves cannot close a cycle.
+const TREE_LOCK = 'select pg_advisory_xact_lock(7331, $1)';
+
+export class CategoryService {
+  private readonly db: DatabaseHandle;
+  constructor(db: DatabaseHandle) {
+    this.db = db;
+  }
+
+  async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<Category> {
+    const [row] = await sql.query<Category>(
+      `${SELECT_CATEGORY} where c.tenant_id = $1 and c.id = $2`,
+      [tenantId, id],
+    );
+    if (!row) throw notFound(`Category ${id}`);
+    return row;
+  }
+
+  async create(tenantId: number, body: CategoryBody): Promise<Category> {
+    return this.db.rawTransaction(async (sql) => {
+      if (body.ParentCategoryId != null)
+        await this.requireParent(sql, tenantId, body.ParentCategoryId);
+      const [row] = await sql.query<{ id: number }>(
+        `insert into categories (tenant_id, name, short_description, long_description, parent_id)
+         values ($1, $2, $3, $4, $5) returning id`,
+        [
+          tenantId,
+          body.Name,
+          body.ShortDescription ?? null,
+          body.LongDescription ?? null,
+          body.ParentCategoryId ?? null,
+        ],
+      );
+      return this.get(tenantId, row!.id, sql);
+    });
+  }
+
+  /** Full update (PUT) or partial update (PATCH: only the fields present change). */
+  async update(
+    tenantId: number,
+    id: number,
+    body: CategoryBody | CategoryPatch,
+    partial: boolean,
+  ): Promise<Category> {
+    if (body.Id !== undefined && body.Id !== id)
+      throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
+    return this.db.rawTransaction(async (sql) => {
+      await sql.query(TREE_LOCK, [tenantId]);
+      const [current] = await sql.query<{
+        name: string;
+        short_description: string | null;
+        long_description: string | null;
+        parent_id: number | null;
+      }>(
+        'select name, short_description, long_description, parent_id from categories where tenant_id = $1 and id = $2 for update',
+        [tenantId, id],
+      );
+      if (!current) throw notFound(`Category ${id}`);
+      const keep = (key: keyof CategoryPatch) => partial && !(key in body);
+      const next = {
+        name: keep('Name') ? current.name : (body.Name ?? null),
+        shortDescription: keep('ShortDescription')
+          ? current.short_description
+          : (body.ShortDescription ?? null),
+        longDescription: keep('LongDescription')
+          ? current.long_description
+          : (body.LongDescription ?? null),
+        parentId: keep('ParentCategoryId') ? current.parent_id : (body.ParentCategoryId ?? null),
+      };
+      if (next.name === null) throw validationFailed('Name', 'is required');
+      if (next.parentId !== null && next.parentId !== current.parent_id) {
+        await this.requireParent(sql, tenantId, next.parentId);
+        await this.refuseCycle(sql, tenantId, id, next.parentId);
+      }
+      await sql.query(
+        `update categories set name = $3, short_description = $4, long_description = $5, parent_id = $6, version = version + 1
+          where tenant_id = $1 and id = $2`,
+        [tenantId, id, next.name, next.shortDescription, next.longDescription, next.parentId],
+      );
+      return this.get(tenantId, id, sql);
+    });
+  }
+
+  async delete(tenantId: number, id: number): Promise<void> {
+    await this.db.rawTransaction(async (sql) => {
+      const [row] = await sql.query<{ children: boolean; items: boolean }>(
+        `select exists (select 1 from categories where tenant_id = $1 and parent_id = $2) as children,
+                exists (select 1 from items where tenant_id = $1 and category_id = $2) as items
+           from categories where tenant_id = $1 and id = $2 for update`,
+        [tenantId, id],
+      );
+      if (!row) throw notFound(`Category ${id}`);
+      if (row.children)
+        throw conflict(
+          'CategoryHasChildren',
+          `Category ${id} has subcategories; move or remove them first.`,
+        );
+      if (row.items)
+        throw conflict(
+          'CategoryHasItems',
+          `Category ${id} has items; move them to another category first.`,
+        );
+      try {
+        await sql.query('delete from categories where tenant_id = $1 and id = $2', [tenantId, id]);
+      } catch (error) {
+        if (isForeignKeyViolation(error))
+          throw conflict(
+            'CategoryInUse',
+            `Category ${id} gained items or subcategories meanwhile.`,
+          );
+        throw error;
+      }
+    });
+  }
+
+  /** The whole tree: roots first, children nested in CategoryTreeItems, ordered by id. */
+  async tree(tenantId: number): Promise<{ Categories: CategoryTreeNode[] }> {
+    const rows = await this.db.query<CategoryTreeNode & { parentId: number | null }>(
+      `select c.id as "Id", c.name as "Name", c.short_description as "ShortDescription", c.long_description as "LongDescription",
+              c.parent_id as "parentId",
+              coalesce((select json_agg(json_build_object('Key', m.key, 'Value', m.value) order by m.key)
+                          from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]') as "CategoryMetadata"
+         from categories c where c.tenant_id = $1 order by c.id`,
+      [tenantId],
+    );
+    const nodes = new Map<number, CategoryTreeNode>();
+    for (const { parentId: _parent, ...node } of rows)
+      nodes.set(node.Id, { ...node, CategoryTreeItems: [] });
+    const roots: CategoryTreeNode[] = [];
+    for (const row of rows) {
+      const node = nodes.get(row.Id)!;
+      const parent = row.parentId === null ? undefined : nodes.get(row.parentId);
+      (parent ? parent.CategoryTreeItems : roots).push(node);
+    }
+    return { Categories: roots };
+  }
+
+  /** The ids of a category and all its descendants. */
+  async subtreeIds(tenantId: number, id: number): Promise<number[]> {
+    const rows = await this.db.query<{ id: number }>(
+      `with recursive subtree as (
+         select id from categories where tenant_id = $1 and id = $2
+         union all
+         select c.id from categories c join subtree s on c.parent_id = s.id where c.tenant_id = $1)
+       select id from subtree`,
+      [tenantId, id],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async metadata(tenantId: number, categoryId: number): Promise<{ Key: string; Value: string }[]> {
+    const category = await this.get(tenantId, categoryId);
+    return category.CategoryMetadata;
+  }
+
+  async addMetadata(tenantId: number, body: CategoryMetadataBody): Promise<CategoryMetadataBody> {
+    await this.requireCategoryInBody(tenantId, body.CategoryId);
+    try {
+      await this.db.query(
+        'insert into category_metadata (tenant_id, category_id, key, value) values ($1, $2, $3, $4)',
+        [tenantId, body.CategoryId, body.Key, body.Value],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw conflict(
+          'DuplicateMetadataKey',
+          `Category ${body.CategoryId} already has metadata "${body.Key}".`,
+        );
+      throw error;
+    }
+    return body;
+  }
+
+  async updateMetadata(
+    tenantId: number,
+    body: CategoryMetadataBody,
+  ): Promise<CategoryMetadataBody> {
+    await this.requireCategoryInBody(tenantId, body.CategoryId);
+    const updated = await this.db.query(
+      'update category_metadata set value = $4 where tenant_id = $1 and category_id = $2 and key = $3 returning key',
+      [tenantId, body.CategoryId, body.Key, body.Value],
+    );
+    if (updated.length === 0)
+      throw notFound(`Metadata "${body.Key}" of category ${body.CategoryId}`);
+    return body;
+  }
+
+  async deleteMetadata(
+    tenantId: number,
+    categoryId: number,
+    key: string | undefined,
+  ): Promise<void> {
+    await this.get(tenantId, categoryId);
+    if (key === undefined) {
+      await this.db.query(
+        'delete from category_metadata where tenant_id = $1 and category_id = $2',
+        [tenantId, categoryId],
+      );
+      return;
+    }
+    const deleted = await this.db.query(
+      'delete from category_metadata where tenant_id = $1 and category_id = $2 and key = $3 returning key',
+      [tenantId, categoryId, key],
+    );
+    if (deleted.length === 0) throw notFound(`Metadata "${key}" of category ${categoryId}`);
+  }
+
+  private async requireCategoryInBody(tenantId: number, id: number): Promise<void> {
+    const [row] = await this.db.query('select 1 from categories where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    if (!row) throw validationFailed('CategoryId', `category ${id} does not exist`);
+  }
+
+  private async requireParent(sql: RawSql, tenantId: number, parentId: number): Promise<void> {
+    const [row] = await sql.query('select 1 from categories where tenant_id = $1 and id = $2', [
+      tenantId,
+      parentId,
+    ]);
+    if (!row) throw validationFailed('ParentCategoryId', `category ${parentId} does not exist`);
+  }
+
+  private async refuseCycle(
+    sql: RawSql,
+    tenantId: number,
+    id: number,
+    newParentId: number,
+  ): Promise<void> {
+    const [row] = await sql.query<{ cycle: boolean }>(
+      `with recursive subtree as (
+         select id from categories where tenant_id = $1 and id = $2
+         union all
+         select c.id from categories c join subtree s on c.parent_id = s.id where c.tenant_id = $1)
+       select exists (select 1 from subtree where id = $3) as cycle`,
+      [tenantId, id, newParentId],
+    );
+    if (row?.cycle)
+      throw conflict(
+        'CategoryCycle',
+        `Category ${newParentId} is category ${id} or one of its subcategories; a category cannot be its own ancestor.`,
+      );
+  }
+}

@@ -1,0 +1,205 @@
+import { Type, type Static } from 'typebox';
+import { PagedResult } from '../../../http/paging.ts';
+import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
+import { Id, LongText, Nullable, ShortText } from '../common-schemas.ts';
+
+const Money = () => Type.Number({ minimum: 0, maximum: 1e10 });
+
+export const PriceInput = Type.Object(
+  {
+    PriceId: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], { description: 'Ignored (read-only).' }),
+    ),
+    ItemId: Type.Optional(
+      Type.Union([Id(), Type.Null()], { description: "If given, must be the item's id." }),
+    ),
+    NormalPrice: Money(),
+    DiscountPrice: Type.Optional(
+      Type.Union([Money(), Type.Null()], { description: 'At most NormalPrice.' }),
+    ),
+    PriceTypeId: Type.Optional(Id('The price type (required unless CurrencyId is given).')),
+    PriceTypeSymbol: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+    ),
+    CurrencyId: Type.Optional(Id('Synonym of PriceTypeId (v4.1 naming).')),
+    CurrencySymbol: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+    ),
+  },
+  { additionalProperties: false, title: 'PriceInput' },
+);
+export type PriceInput = Static<typeof PriceInput>;
+export const PriceInputs = Type.Array(PriceInput, { maxItems: 1000 });
+
+export const Price = Type.Object(
+  {
+    PriceId: Type.Integer(),
+    ItemId: Type.Integer(),
+    NormalPrice: Type.Number(),
+    DiscountPrice: Type.Union([Type.Number(), Type.Null()]),
+    PriceTypeId: Type.Integer(),
+    PriceTypeSymbol: Type.String(),
+  },
+  { title: 'Price' },
+);
+export type Price = Static<typeof Price>;
+
+export const ItemTag = Type.Object(
+  {
+    Id: Type.Integer(),
+    Name: Type.String(),
+    Description: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'ItemTag' },
+);
+const TagReference = Type.Object(
+  {
+    Id: Id(),
+    Name: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+    ),
+    Description: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+    ),
+    TagMetadata: Type.Optional(Type.Unknown({ description: 'Ignored (read-only).' })),
+  },
+  { additionalProperties: false },
+);
+
+const readOnly = (description = 'Ignored (read-only).') =>
+  Type.Optional(Type.Unknown({ description }));
+
+const itemFields = {
+  Id: Type.Optional(
+    Id('On PUT/PATCH /item the id of the item; elsewhere it must match the path or is ignored.'),
+  ),
+  SKU: Type.Optional(Nullable(ShortText({ description: 'Unique within the tenant.' }))),
+  RFID: Type.Optional(Nullable(ShortText())),
+  UUID: Type.Optional(Nullable(ShortText())),
+  Name: Type.Optional(Nullable(ShortText())),
+  Title: ShortText(),
+  Model: Type.Optional(Nullable(ShortText())),
+  ShortDescription: Type.Optional(Nullable(LongText())),
+  LongDescription: Type.Optional(Nullable(LongText())),
+  ItemStatusId: Type.Optional(
+    Type.Union([Type.Literal(1), Type.Literal(2)], {
+      description: '1 Active (default), 2 Passive.',
+    }),
+  ),
+  CategoryId: Type.Optional(Nullable(Id())),
+  BrandId: Type.Optional(Nullable(Id())),
+  DefaultItemId: Type.Optional(
+    Nullable(
+      Id(
+        'The default item of the variant group; equal to Id for the default item itself; null for a stand-alone item. Absent: unchanged.',
+      ),
+    ),
+  ),
+  InStock: Type.Optional(Type.Boolean()),
+  PublicWebLink: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048 }))),
+  Rating: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 5 }))),
+  LikeCount: readOnly(),
+  DateAdded: readOnly(),
+  DateModified: readOnly(),
+  Prices: Type.Optional(
+    Type.Array(PriceInput, {
+      maxItems: 1000,
+      description: "Replaces the item's prices when present.",
+    }),
+  ),
+  DynamicAttributes: Type.Optional(
+    Type.Array(DynamicAttributeInput, {
+      maxItems: 1000,
+      description: "Replaces the item's dynamic attributes when present.",
+    }),
+  ),
+  Tags: Type.Optional(
+    Type.Array(TagReference, {
+      maxItems: 1000,
+      description: "Replaces the item's tags (by Id) when present.",
+    }),
+  ),
+};
+
+export const ItemBody = Type.Object(itemFields, {
+  additionalProperties: false,
+  title: 'ItemRequest',
+});
+export type ItemBody = Static<typeof ItemBody>;
+
+export const ItemPatch = Type.Object(
+  { ...itemFields, Title: Type.Optional(ShortText()) },
+  {
+    additionalProperties: false,
+    title: 'ItemPatch',
+    description: 'Only the fields sent change; null clears a nullable field.',
+  },
+);
+export type ItemPatch = Static<typeof ItemPatch>;
+
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+const nullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+
+export const Item = Type.Object(
+  {
+    Id: Type.Integer(),
+    SKU: nullableString,
+    RFID: nullableString,
+    UUID: nullableString,
+    Name: nullableString,
+    Title: Type.String(),
+    Model: nullableString,
+    ShortDescription: nullableString,
+    LongDescription: nullableString,
+    ItemStatusId: Type.Integer(),
+    CategoryId: nullableInteger,
+    BrandId: nullableInteger,
+    DefaultItemId: nullableInteger,
+    InStock: Type.Boolean(),
+    PublicWebLink: nullableString,
+    Rating: Type.Union([Type.Number(), Type.Null()]),
+    LikeCount: Type.Integer(),
+    Prices: Type.Array(Price),
+    DynamicAttributes: Type.Array(DynamicAttribute),
+    Tags: Type.Array(ItemTag),
+    DateAdded: Type.String({ format: 'date-time' }),
+    DateModified: Type.String({ format: 'date-time' }),
+  },
+  { title: 'Item' },
+);
+export type Item = Static<typeof Item>;
+export const ItemList = PagedResult(Item, 'ItemList');
+
+export const ItemSearchQuery = Type.Object({
+  skip: Type.Integer({ minimum: 0, default: 0 }),
+  take: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  categoryId: Type.Optional(Id('Items of this category (not its subcategories).')),
+  brandId: Type.Optional(Id()),
+  defaultItemId: Type.Optional(Id('The items of this variant group.')),
+  sku: Type.Optional(ShortText()),
+  uuid: Type.Optional(ShortText()),
+  itemIds: Type.Optional(
+    Type.String({
+      pattern: '^\\s*\\d+(\\s*,\\s*\\d+)*\\s*$',
+      description: 'Comma-separated item ids.',
+    }),
+  ),
+  includeOnlyMasterItems: Type.Optional(
+    Type.Boolean({ description: 'Only stand-alone and default items, no variants.' }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'Words that Title, Name, SKU, Model or descriptions start with.',
+    }),
+  ),
+});
+export type ItemSearchQuery = Static<typeof ItemSearchQuery>;
+
+export const ItemIdList = Type.Array(Id(), { minItems: 1, maxItems: 1000, title: 'ItemIds' });
+export const VariantGroup = Type.Object(
+  { DefaultItemId: Type.Integer(), VariantIds: Type.Array(Type.Integer()) },
+  { title: 'VariantGroup' },
+);
+export type VariantGroup = Static<typeof VariantGroup>;

@@ -1,0 +1,368 @@
+// Items: create, read, full and partial update, delete, list and the simple search, with the
+// referential rules of the contract. Every write that touches several rows is one transaction.
+import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import { badRequest, conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import type { Page, Paging } from '../../../http/paging.ts';
+import type { AttributeService } from '../attributes/attribute-service.ts';
+import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
+import { isUniqueViolation } from '../sql-errors.ts';
+import { ITEM_BY_ID, ITEM_PAGE, ITEM_SELECT } from './item-queries.ts';
+import { pricesOf, replacePrices } from './item-prices.ts';
+import type {
+  Item,
+  ItemBody,
+  ItemPatch,
+  ItemSearchQuery,
+  Price,
+  PriceInput,
+} from './item-schemas.ts';
+import { dissolveEmptyGroups, isVariant, type VariantService } from './variant-service.ts';
+
+export interface VersionedItem {
+  item: Item;
+  version: number;
+}
+
+type ItemRow = Item & { version: number };
+
+/** Checks an If-Match header against the current version; 412 when it does not match. */
+export type VersionCheck = (version: number) => void;
+
+interface Scalars {
+  sku: string | null;
+  rfid: string | null;
+  uuid: string | null;
+  name: string | null;
+  title: string;
+  model: string | null;
+  shortDescription: string | null;
+  longDescription: string | null;
+  itemStatusId: number;
+  categoryId: number | null;
+  brandId: number | null;
+  inStock: boolean;
+  publicWebLink: string | null;
+  rating: number | null;
+}
+
+const SCALAR_FIELDS: Record<keyof Scalars, keyof ItemPatch> = {
+  sku: 'SKU',
+  rfid: 'RFID',
+  uuid: 'UUID',
+  name: 'Name',
+  title: 'Title',
+  model: 'Model',
+  shortDescription: 'ShortDescription',
+  longDescription: 'LongDescription',
+  itemStatusId: 'ItemStatusId',
+  categoryId: 'CategoryId',
+  brandId: 'BrandId',
+  inStock: 'InStock',
+  publicWebLink: 'PublicWebLink',
+  rating: 'Rating',
+};
+
+const DEFAULTS: Partial<Scalars> = { itemStatusId: 1, inStock: false };
+
+function scalarsOf(body: ItemPatch, current: Scalars | undefined): Scalars {
+  const next = {} as Record<keyof Scalars, unknown>;
+  for (const [column, field] of Object.entries(SCALAR_FIELDS) as [
+    keyof Scalars,
+    keyof ItemPatch,
+  ][]) {
+    if (current && !(field in body)) next[column] = current[column];
+    else next[column] = body[field] ?? DEFAULTS[column] ?? null;
+  }
+  if (next.title === null) throw validationFailed('Title', 'is required');
+  return next as unknown as Scalars;
+}
+
+function toItem({ version: _version, ...item }: ItemRow): Item {
+  return item;
+}
+
+export class ItemService {
+  private readonly db: DatabaseHandle;
+  private readonly attributes: AttributeService;
+  private readonly variants: VariantService;
+
+  constructor(db: DatabaseHandle, attributes: AttributeService, variants: VariantService) {
+    this.db = db;
+    this.attributes = attributes;
+    this.variants = variants;
+  }
+
+  async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<VersionedItem> {
+    const [row] = await sql.prepared<ItemRow>('catalog_item_by_id', ITEM_BY_ID, [tenantId, id]);
+    if (!row) throw notFound(`Item ${id}`);
+    return { item: toItem(row), version: row.version };
+  }
+
+  async list(tenantId: number, paging: Paging): Promise<Page<Item>> {
+    const [rows, [count]] = await Promise.all([
+      this.db.prepared<ItemRow>('catalog_item_page', ITEM_PAGE, [
+        tenantId,
+        paging.skip,
+        paging.take,
+      ]),
+      this.db.prepared<{ n: number }>(
+        'catalog_item_count',
+        'select items::int as n from catalog_item_counts where tenant_id = $1',
+        [tenantId],
+      ),
+    ]);
+    return { Results: rows.map(toItem), TotalCount: count?.n ?? 0 };
+  }
+
+  async search(tenantId: number, query: ItemSearchQuery): Promise<Page<Item>> {
+    const where = ['i.tenant_id = $1'];
+    const params: unknown[] = [tenantId];
+    const add = (clause: (p: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(clause(`$${params.length}`));
+    };
+    if (query.categoryId !== undefined) add((p) => `i.category_id = ${p}`, query.categoryId);
+    if (query.brandId !== undefined) add((p) => `i.brand_id = ${p}`, query.brandId);
+    if (query.defaultItemId !== undefined)
+      add((p) => `i.default_item_id = ${p}`, query.defaultItemId);
+    if (query.sku !== undefined) add((p) => `i.sku = ${p}`, query.sku);
+    if (query.uuid !== undefined) add((p) => `i.uuid = ${p}`, query.uuid);
+    if (query.itemIds !== undefined)
+      add(
+        (p) => `i.id = any(${p}::int[])`,
+        query.itemIds.split(',').map((s) => Number(s.trim())),
+      );
+    if (query.includeOnlyMasterItems)
+      where.push('(i.default_item_id is null or i.default_item_id = i.id)');
+    if (query.q !== undefined) {
+      const words = query.q.match(/[\p{L}\p{N}]+/gu) ?? [];
+      if (words.length > 0)
+        add(
+          (p) => `i.search_vector @@ to_tsquery('simple', ${p})`,
+          words.map((w) => `${w.toLowerCase()}:*`).join(' & '),
+        );
+    }
+    const filter = where.join(' and ');
+    const [rows, [count]] = await Promise.all([
+      this.db.query<ItemRow>(
+        `${ITEM_SELECT} where ${filter} order by i.id offset $${params.length + 1} limit $${params.length + 2}`,
+        [...params, query.skip, query.take],
+      ),
+      this.db.query<{ n: number }>(
+        `select count(*)::int as n from items i where ${filter}`,
+        params,
+      ),
+    ]);
+    return { Results: rows.map(toItem), TotalCount: count?.n ?? 0 };
+  }
+
+  async create(tenantId: number, body: ItemBody): Promise<VersionedItem> {
+    const scalars = scalarsOf(body, undefined);
+    return this.write(async (sql) => {
+      await this.checkReferences(sql, tenantId, scalars);
+      const [row] = await sql.query<{ id: number }>(
+        `insert into items (tenant_id, sku, rfid, uuid, name, title, model, short_description, long_description,
+                            item_status_id, category_id, brand_id, in_stock, public_web_link, rating)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id`,
+        [tenantId, ...this.values(scalars)],
+      );
+      const id = row!.id;
+      await this.writeCollections(sql, tenantId, id, body);
+      if (body.DefaultItemId !== undefined) {
+        await this.variants.assign(
+          sql,
+          tenantId,
+          id,
+          body.DefaultItemId === id ? id : body.DefaultItemId,
+        );
+      }
+      return this.get(tenantId, id, sql);
+    });
+  }
+
+  /** Full (PUT) or partial (PATCH) update; `checkVersion` enforces If-Match against the row. */
+  async update(
+    tenantId: number,
+    id: number,
+    body: ItemPatch,
+    partial: boolean,
+    checkVersion: VersionCheck,
+  ): Promise<VersionedItem> {
+    if (body.Id !== undefined && body.Id !== id)
+      throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
+    return this.write(async (sql) => {
+      const current = await this.lock(sql, tenantId, id, checkVersion);
+      const scalars = scalarsOf(body, partial ? current : undefined);
+      await this.checkReferences(sql, tenantId, scalars);
+      await sql.query(
+        `update items set sku = $3, rfid = $4, uuid = $5, name = $6, title = $7, model = $8, short_description = $9,
+                          long_description = $10, item_status_id = $11, category_id = $12, brand_id = $13, in_stock = $14,
+                          public_web_link = $15, rating = $16, version = version + 1, date_modified = now()
+          where tenant_id = $1 and id = $2`,
+        [tenantId, id, ...this.values(scalars)],
+      );
+      await this.writeCollections(sql, tenantId, id, body);
+      if (body.DefaultItemId !== undefined)
+        await this.variants.assign(sql, tenantId, id, body.DefaultItemId);
+      return this.get(tenantId, id, sql);
+    });
+  }
+
+  /** Deletes an item. Deleting a default item leaves its variants stand-alone. */
+  async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
+    await this.write(async (sql) => {
+      const current = await this.lock(sql, tenantId, id, checkVersion);
+      if (current.defaultItemId === id) {
+        await sql.query(
+          `update items set default_item_id = null, version = version + 1, date_modified = now()
+            where tenant_id = $1 and default_item_id = $2 and id <> $2`,
+          [tenantId, id],
+        );
+      }
+      await sql.query('delete from items where tenant_id = $1 and id = $2', [tenantId, id]);
+      if (
+        current.defaultItemId !== null &&
+        isVariant({ id, default_item_id: current.defaultItemId })
+      ) {
+        await dissolveEmptyGroups(sql, tenantId, [current.defaultItemId]);
+      }
+    });
+  }
+
+  async prices(tenantId: number, id: number): Promise<Price[]> {
+    await this.requireItem(this.db, tenantId, id);
+    return pricesOf(this.db, tenantId, id);
+  }
+
+  async replacePrices(tenantId: number, id: number, inputs: PriceInput[]): Promise<Price[]> {
+    return this.write(async (sql) => {
+      await this.touch(sql, tenantId, id);
+      await replacePrices(sql, tenantId, id, inputs);
+      return pricesOf(sql, tenantId, id);
+    });
+  }
+
+  async dynamicAttributes(tenantId: number, id: number): Promise<DynamicAttribute[]> {
+    return (await this.get(tenantId, id)).item.DynamicAttributes;
+  }
+
+  async replaceDynamicAttributes(
+    tenantId: number,
+    id: number,
+    inputs: DynamicAttributeInput[],
+  ): Promise<DynamicAttribute[]> {
+    return this.write(async (sql) => {
+      await this.touch(sql, tenantId, id);
+      await this.attributes.replaceForItem(sql, tenantId, id, inputs);
+      return (await this.get(tenantId, id, sql)).item.DynamicAttributes;
+    });
+  }
+
+  private values(s: Scalars): unknown[] {
+    return [
+      s.sku,
+      s.rfid,
+      s.uuid,
+      s.name,
+      s.title,
+      s.model,
+      s.shortDescription,
+      s.longDescription,
+      s.itemStatusId,
+      s.categoryId,
+      s.brandId,
+      s.inStock,
+      s.publicWebLink,
+      s.rating,
+    ];
+  }
+
+  private async write<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.rawTransaction(fn);
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw conflict('DuplicateSku', 'Another item of this tenant has the same SKU.');
+      throw error;
+    }
+  }
+
+  private async lock(
+    sql: RawSql,
+    tenantId: number,
+    id: number,
+    checkVersion: VersionCheck,
+  ): Promise<Scalars & { defaultItemId: number | null }> {
+    const [row] = await sql.query<Scalars & { defaultItemId: number | null; version: number }>(
+      `select sku, rfid, uuid, name, title, model, short_description as "shortDescription", long_description as "longDescription",
+              item_status_id as "itemStatusId", category_id as "categoryId", brand_id as "brandId", in_stock as "inStock",
+              public_web_link as "publicWebLink", rating::float8 as rating, default_item_id as "defaultItemId", version
+         from items where tenant_id = $1 and id = $2 for update`,
+      [tenantId, id],
+    );
+    if (!row) throw notFound(`Item ${id}`);
+    checkVersion(row.version);
+    return row;
+  }
+
+  private async requireItem(sql: RawSql, tenantId: number, id: number): Promise<void> {
+    const [row] = await sql.query('select 1 from items where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    if (!row) throw notFound(`Item ${id}`);
+  }
+
+  /** Marks the item changed (new ETag) and locks it for the rest of the transaction. */
+  private async touch(sql: RawSql, tenantId: number, id: number): Promise<void> {
+    const updated = await sql.query(
+      'update items set version = version + 1, date_modified = now() where tenant_id = $1 and id = $2 returning id',
+      [tenantId, id],
+    );
+    if (updated.length === 0) throw notFound(`Item ${id}`);
+  }
+
+  private async checkReferences(sql: RawSql, tenantId: number, s: Scalars): Promise<void> {
+    const [refs] = await sql.query<{ category: boolean; brand: boolean }>(
+      `select ($2::int is null or exists (select 1 from categories where tenant_id = $1 and id = $2)) as category,
+              ($3::int is null or exists (select 1 from brands where tenant_id = $1 and id = $3)) as brand`,
+      [tenantId, s.categoryId, s.brandId],
+    );
+    if (!refs?.category)
+      throw validationFailed('CategoryId', `category ${s.categoryId} does not exist`);
+    if (!refs.brand) throw validationFailed('BrandId', `brand ${s.brandId} does not exist`);
+  }
+
+  private async writeCollections(
+    sql: RawSql,
+    tenantId: number,
+    id: number,
+    body: ItemPatch,
+  ): Promise<void> {
+    if (body.Prices !== undefined) await replacePrices(sql, tenantId, id, body.Prices);
+    if (body.DynamicAttributes !== undefined)
+      await this.attributes.replaceForItem(sql, tenantId, id, body.DynamicAttributes);
+    if (body.Tags !== undefined) {
+      const tagIds = [...new Set(body.Tags.map((t) => t.Id))];
+      const found = await sql.query<{ id: number }>(
+        'select id from tags where tenant_id = $1 and id = any($2::int[])',
+        [tenantId, tagIds],
+      );
+      const known = new Set(found.map((r) => r.id));
+      const unknown = body.Tags.findIndex((t) => !known.has(t.Id));
+      if (unknown >= 0)
+        throw validationFailed(
+          `Tags.${unknown}.Id`,
+          `tag ${body.Tags[unknown]!.Id} does not exist`,
+        );
+      await sql.query('delete from item_tags where tenant_id = $1 and item_id = $2', [
+        tenantId,
+        id,
+      ]);
+      await sql.query(
+        'insert into item_tags (tenant_id, item_id, tag_id) select $1, $2, unnest($3::int[])',
+        [tenantId, id, tagIds],
+      );
+    }
+  }
+}

@@ -1,0 +1,192 @@
+// Variant groups. An item is stand-alone (DefaultItemId null), the default item of a group
+// (DefaultItemId = its own Id) or a variant (DefaultItemId = the default item's Id); it is in at
+// most one group. A group left without variants dissolves: its default item becomes stand-alone.
+import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import type { VariantGroup } from './item-schemas.ts';
+
+interface Membership {
+  id: number;
+  default_item_id: number | null;
+  variants: number;
+}
+
+async function memberships(
+  sql: RawSql,
+  tenantId: number,
+  ids: number[],
+): Promise<Map<number, Membership>> {
+  const rows = await sql.query<Membership>(
+    `select i.id, i.default_item_id,
+            (select count(*)::int from items v where v.tenant_id = i.tenant_id and v.default_item_id = i.id and v.id <> i.id) as variants
+       from items i where i.tenant_id = $1 and i.id = any($2::int[]) order by i.id for update`,
+    [tenantId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export const isVariant = (m: { id: number; default_item_id: number | null }) =>
+  m.default_item_id !== null && m.default_item_id !== m.id;
+
+async function setDefault(
+  sql: RawSql,
+  tenantId: number,
+  ids: number[],
+  defaultItemId: number | null,
+): Promise<void> {
+  await sql.query(
+    `update items set default_item_id = $3, version = version + 1, date_modified = now()
+      where tenant_id = $1 and id = any($2::int[]) and default_item_id is distinct from $3`,
+    [tenantId, ids, defaultItemId],
+  );
+}
+
+/** Makes the default items among `defaultIds` stand-alone when they have no variants left. */
+export async function dissolveEmptyGroups(
+  sql: RawSql,
+  tenantId: number,
+  defaultIds: number[],
+): Promise<void> {
+  if (defaultIds.length === 0) return;
+  await sql.query(
+    `update items d set default_item_id = null, version = version + 1, date_modified = now()
+      where d.tenant_id = $1 and d.id = any($2::int[]) and d.default_item_id = d.id
+        and not exists (select 1 from items v where v.tenant_id = d.tenant_id and v.default_item_id = d.id and v.id <> d.id)`,
+    [tenantId, defaultIds],
+  );
+}
+
+async function groupOf(
+  sql: RawSql,
+  tenantId: number,
+  defaultItemId: number,
+): Promise<VariantGroup> {
+  const rows = await sql.query<{ id: number }>(
+    'select id from items where tenant_id = $1 and default_item_id = $2 and id <> $2 order by id',
+    [tenantId, defaultItemId],
+  );
+  return { DefaultItemId: defaultItemId, VariantIds: rows.map((r) => r.id) };
+}
+
+function requireDistinct(defaultItemId: number, ids: number[]): void {
+  if (new Set(ids).size !== ids.length)
+    throw validationFailed('(body)', 'an item id is given twice');
+  if (ids.includes(defaultItemId))
+    throw validationFailed('(body)', `the default item ${defaultItemId} cannot be its own variant`);
+}
+
+export class VariantService {
+  private readonly db: DatabaseHandle;
+  constructor(db: DatabaseHandle) {
+    this.db = db;
+  }
+
+  /** Groups stand-alone items (or items already in this group) under a default item. */
+  group(tenantId: number, defaultItemId: number, ids: number[]): Promise<VariantGroup> {
+    requireDistinct(defaultItemId, ids);
+    return this.db.rawTransaction(async (sql) => {
+      await this.join(sql, tenantId, defaultItemId, ids, 'group');
+      return groupOf(sql, tenantId, defaultItemId);
+    });
+  }
+
+  /** Moves variants from their groups into this item's group. */
+  move(tenantId: number, defaultItemId: number, ids: number[]): Promise<VariantGroup> {
+    requireDistinct(defaultItemId, ids);
+    return this.db.rawTransaction(async (sql) => {
+      await this.join(sql, tenantId, defaultItemId, ids, 'move');
+      return groupOf(sql, tenantId, defaultItemId);
+    });
+  }
+
+  /** Dissolves the group of a default item: it and its variants become stand-alone. */
+  ungroup(tenantId: number, id: number): Promise<void> {
+    return this.db.rawTransaction(async (sql) => {
+      const item = (await memberships(sql, tenantId, [id])).get(id);
+      if (!item) throw notFound(`Item ${id}`);
+      if (item.default_item_id !== id)
+        throw conflict('NotADefaultItem', `Item ${id} is not the default item of a variant group.`);
+      await sql.query(
+        `update items set default_item_id = null, version = version + 1, date_modified = now()
+          where tenant_id = $1 and default_item_id = $2`,
+        [tenantId, id],
+      );
+    });
+  }
+
+  /**
+   * Puts `ids` into the group of `defaultItemId` inside the caller's transaction. `group` takes
+   * stand-alone items only; `move` takes variants of other groups only. Either way a default
+   * item with variants cannot become a variant (ungroup it first).
+   */
+  async join(
+    sql: RawSql,
+    tenantId: number,
+    defaultItemId: number,
+    ids: number[],
+    mode: 'group' | 'move',
+  ): Promise<void> {
+    const all = await memberships(sql, tenantId, [defaultItemId, ...ids]);
+    const target = all.get(defaultItemId);
+    if (!target) throw notFound(`Item ${defaultItemId}`);
+    if (isVariant(target)) {
+      throw conflict(
+        'NotADefaultItem',
+        `Item ${defaultItemId} is a variant of item ${target.default_item_id}; group under that item instead.`,
+      );
+    }
+    const sourceGroups = new Set<number>();
+    for (const id of ids) {
+      const item = all.get(id);
+      if (!item) throw notFound(`Item ${id}`);
+      if (item.default_item_id === defaultItemId) continue;
+      if (item.default_item_id === id && item.variants > 0) {
+        throw conflict(
+          'IsDefaultItem',
+          `Item ${id} is the default item of its own variant group; ungroup it first.`,
+        );
+      }
+      if (mode === 'group' && isVariant(item)) {
+        throw conflict(
+          'AlreadyGrouped',
+          `Item ${id} is a variant of item ${item.default_item_id}; use move to change its group.`,
+        );
+      }
+      if (mode === 'move' && !isVariant(item)) {
+        throw conflict('NotAVariant', `Item ${id} is not in a variant group; use group instead.`);
+      }
+      if (isVariant(item)) sourceGroups.add(item.default_item_id!);
+    }
+    await setDefault(sql, tenantId, [defaultItemId, ...ids], defaultItemId);
+    await dissolveEmptyGroups(sql, tenantId, [...sourceGroups]);
+  }
+
+  /** Applies an item's DefaultItemId as sent in a create or update body. */
+  async assign(
+    sql: RawSql,
+    tenantId: number,
+    itemId: number,
+    defaultItemId: number | null,
+  ): Promise<void> {
+    const item = (await memberships(sql, tenantId, [itemId])).get(itemId)!;
+    if (defaultItemId === item.default_item_id) return;
+    if (defaultItemId === null || defaultItemId === itemId) {
+      if (item.default_item_id === itemId && item.variants > 0) {
+        throw conflict(
+          'IsDefaultItem',
+          `Item ${itemId} is the default item of a variant group; ungroup it first.`,
+        );
+      }
+      const previousGroup = item.default_item_id;
+      await setDefault(sql, tenantId, [itemId], defaultItemId);
+      if (previousGroup !== null) await dissolveEmptyGroups(sql, tenantId, [previousGroup]);
+      return;
+    }
+    const [target] = await sql.query('select 1 from items where tenant_id = $1 and id = $2', [
+      tenantId,
+      defaultItemId,
+    ]);
+    if (!target) throw validationFailed('DefaultItemId', `item ${defaultItemId} does not exist`);
+    await this.join(sql, tenantId, defaultItemId, [itemId], isVariant(item) ? 'move' : 'group');
+  }
+}
