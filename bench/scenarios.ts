@@ -7,14 +7,22 @@ export interface BenchContext {
   appId: string;
   secret: string;
   token: string;
+  /** The seeded catalog's item ids (see seed-catalog.ts). */
+  minItemId: number;
+  maxItemId: number;
 }
 
 export interface Scenario {
   name: string;
   /** Requests for autocannon (one entry, or a setupRequest that varies the path). */
   requests: (ctx: BenchContext) => AutocannonRequest[];
-  target?: { baseline: 'health' | 'ideal'; minRatio: number };
+  /** Target: req/s at least minRatio × the baseline's, or × another scenario's (relativeTo). */
+  target?:
+    { baseline: 'health' | 'ideal'; minRatio: number } | { relativeTo: string; minRatio: number };
 }
+
+const randomItem = (ctx: BenchContext) =>
+  ctx.minItemId + Math.floor(Math.random() * (ctx.maxItemId - ctx.minItemId + 1));
 
 const accept = 'application/vnd.xomni.api-v4-0';
 
@@ -48,5 +56,39 @@ export const SERVER_SCENARIOS: Scenario[] = [
       },
     ],
     target: { baseline: 'ideal', minRatio: 0.7 },
+  },
+  {
+    name: 'GET /private/catalog/item/{id} (100k items)',
+    requests: (ctx) => [
+      {
+        method: 'GET',
+        headers: { host: ctx.tenantHost, accept, authorization: `Bearer ${ctx.token}` },
+        setupRequest: (req) => ({ ...req, path: `/private/catalog/item/${randomItem(ctx)}` }),
+      },
+    ],
+    target: { baseline: 'ideal', minRatio: 0.5 },
+  },
+  {
+    name: 'GET /private/catalog/items?take=50 (first page)',
+    requests: (ctx) => [
+      {
+        method: 'GET',
+        path: '/private/catalog/items?skip=0&take=50',
+        headers: { host: ctx.tenantHost, accept, authorization: `Bearer ${ctx.token}` },
+      },
+    ],
+    target: { baseline: 'ideal', minRatio: 0.2 },
+  },
+  {
+    name: 'GET /private/catalog/items?take=50&skip=50000 (deep page)',
+    requests: (ctx) => [
+      {
+        method: 'GET',
+        path: '/private/catalog/items?skip=50000&take=50',
+        headers: { host: ctx.tenantHost, accept, authorization: `Bearer ${ctx.token}` },
+      },
+    ],
+    // "No slower than 3× the first page": at least a third of its req/s.
+    target: { relativeTo: 'GET /private/catalog/items?take=50 (first page)', minRatio: 1 / 3 },
   },
 ];

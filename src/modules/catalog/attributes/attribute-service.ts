@@ -102,6 +102,18 @@ export class AttributeService {
     );
   }
 
+  /** An item's attributes in their wire shape. */
+  ofItem(sql: RawSql, tenantId: number, itemId: number): Promise<DynamicAttribute[]> {
+    return sql.query<DynamicAttribute>(
+      `select a.type_id as "TypeId", a.value_id as "TypeValueId", v.value as "Value", d.description as "TypeName"
+         from item_attributes a
+         join dynamic_attribute_values v on v.tenant_id = a.tenant_id and v.id = a.value_id
+         join dynamic_attribute_types d on d.tenant_id = a.tenant_id and d.id = a.type_id
+        where a.tenant_id = $1 and a.item_id = $2 order by a.type_id`,
+      [tenantId, itemId],
+    );
+  }
+
   /**
    * Replaces an item's attributes inside the caller's transaction: one value per type; a value
    * given by text is found or created, one given by TypeValueId must belong to its type.

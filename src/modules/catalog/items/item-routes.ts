@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../../http/errors.ts';
 import { checkIfMatch, setEtag } from '../../../http/etag.ts';
+import { sendJsonText } from '../../../http/json-text.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { IdParams } from '../common-schemas.ts';
@@ -18,7 +19,7 @@ import {
   PriceInputs,
   VariantGroup,
 } from './item-schemas.ts';
-import type { ItemService, VersionedItem } from './item-service.ts';
+import type { ItemJson, ItemService } from './item-service.ts';
 import type { VariantService } from './variant-service.ts';
 
 const tags = ['Items'];
@@ -26,9 +27,9 @@ const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
 const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 const etagVersion = (version: number) => `v${version}`;
 
-function sendItem(reply: FastifyReply, { item, version }: VersionedItem) {
+function sendItem(reply: FastifyReply, { json, version }: ItemJson): FastifyReply {
   setEtag(reply, etagVersion(version));
-  return item;
+  return sendJsonText(reply, json);
 }
 
 const ifMatch = (request: FastifyRequest) => (version: number) =>
@@ -81,7 +82,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     },
     async (request, reply) => {
       const created = await items.create(request.tenant.id, request.body);
-      reply.code(201).header('Location', `/private/catalog/item/${created.item.Id}`);
+      reply.code(201).header('Location', `/private/catalog/item/${created.id}`);
       return sendItem(reply, created);
     },
   );
@@ -177,7 +178,8 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         response: { 200: ItemList },
       },
     },
-    async (request) => items.list(request.tenant.id, request.query),
+    async (request, reply) =>
+      sendJsonText(reply, await items.list(request.tenant.id, request.query)),
   );
   app.get(
     '/private/catalog/items/search',
@@ -189,7 +191,8 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         response: { 200: ItemList },
       },
     },
-    async (request) => items.search(request.tenant.id, request.query),
+    async (request, reply) =>
+      sendJsonText(reply, await items.search(request.tenant.id, request.query)),
   );
 
   app.post(

@@ -3,7 +3,9 @@ import { PagedResult } from '../../../http/paging.ts';
 import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { Id, LongText, Nullable, ShortText } from '../common-schemas.ts';
 
-const Money = () => Type.Number({ minimum: 0, maximum: 1e10 });
+// Stored as numeric(14, 4): at most 10 digits before the point. The cap stays below 1e10 so that
+// rounding to 4 decimals never overflows the column (which would be a 500 on bad input).
+const Money = () => Type.Number({ minimum: 0, maximum: 9_999_999_999.99 });
 
 export const PriceInput = Type.Object(
   {

@@ -2,14 +2,14 @@
 // referential rules of the contract. Every write that touches several rows is one transaction.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { badRequest, conflict, notFound, validationFailed } from '../../../http/errors.ts';
-import type { Page, Paging } from '../../../http/paging.ts';
+import type { Paging } from '../../../http/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
+import { MAX_ID } from '../common-schemas.ts';
 import { isUniqueViolation } from '../sql-errors.ts';
-import { ITEM_BY_ID, ITEM_PAGE, ITEM_SELECT } from './item-queries.ts';
+import { ITEM_BY_ID, ITEM_PAGE, itemArray } from './item-queries.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
 import type {
-  Item,
   ItemBody,
   ItemPatch,
   ItemSearchQuery,
@@ -18,12 +18,18 @@ import type {
 } from './item-schemas.ts';
 import { dissolveEmptyGroups, isVariant, type VariantService } from './variant-service.ts';
 
-export interface VersionedItem {
-  item: Item;
+/** An item as JSON text in its wire shape (built by SQL), with its row version for the ETag. */
+export interface ItemJson {
+  id: number;
+  json: string;
   version: number;
 }
 
-type ItemRow = Item & { version: number };
+/** A page of items as JSON text: {"Results": […], "TotalCount": n}. */
+export type ItemPageJson = string;
+
+const pageJson = (results: string | undefined, total: number): ItemPageJson =>
+  `{"Results":${results ?? '[]'},"TotalCount":${total}}`;
 
 /** Checks an If-Match header against the current version; 412 when it does not match. */
 export type VersionCheck = (version: number) => void;
@@ -77,10 +83,6 @@ function scalarsOf(body: ItemPatch, current: Scalars | undefined): Scalars {
   return next as unknown as Scalars;
 }
 
-function toItem({ version: _version, ...item }: ItemRow): Item {
-  return item;
-}
-
 export class ItemService {
   private readonly db: DatabaseHandle;
   private readonly attributes: AttributeService;
@@ -92,15 +94,15 @@ export class ItemService {
     this.variants = variants;
   }
 
-  async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<VersionedItem> {
-    const [row] = await sql.prepared<ItemRow>('catalog_item_by_id', ITEM_BY_ID, [tenantId, id]);
+  async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<ItemJson> {
+    const [row] = await sql.prepared<ItemJson>('catalog_item_by_id', ITEM_BY_ID, [tenantId, id]);
     if (!row) throw notFound(`Item ${id}`);
-    return { item: toItem(row), version: row.version };
+    return row;
   }
 
-  async list(tenantId: number, paging: Paging): Promise<Page<Item>> {
-    const [rows, [count]] = await Promise.all([
-      this.db.prepared<ItemRow>('catalog_item_page', ITEM_PAGE, [
+  async list(tenantId: number, paging: Paging): Promise<ItemPageJson> {
+    const [[page], [count]] = await Promise.all([
+      this.db.prepared<{ json: string }>('catalog_item_page', ITEM_PAGE, [
         tenantId,
         paging.skip,
         paging.take,
@@ -111,10 +113,10 @@ export class ItemService {
         [tenantId],
       ),
     ]);
-    return { Results: rows.map(toItem), TotalCount: count?.n ?? 0 };
+    return pageJson(page?.json, count?.n ?? 0);
   }
 
-  async search(tenantId: number, query: ItemSearchQuery): Promise<Page<Item>> {
+  async search(tenantId: number, query: ItemSearchQuery): Promise<ItemPageJson> {
     const where = ['i.tenant_id = $1'];
     const params: unknown[] = [tenantId];
     const add = (clause: (p: string) => string, value: unknown) => {
@@ -127,11 +129,13 @@ export class ItemService {
       add((p) => `i.default_item_id = ${p}`, query.defaultItemId);
     if (query.sku !== undefined) add((p) => `i.sku = ${p}`, query.sku);
     if (query.uuid !== undefined) add((p) => `i.uuid = ${p}`, query.uuid);
-    if (query.itemIds !== undefined)
-      add(
-        (p) => `i.id = any(${p}::int[])`,
-        query.itemIds.split(',').map((s) => Number(s.trim())),
-      );
+    if (query.itemIds !== undefined) {
+      const ids = query.itemIds.split(',').map((s) => Number(s.trim()));
+      // An id beyond the int range would make the ::int[] cast fail (a 500 on bad input).
+      if (ids.some((id) => id < 1 || id > MAX_ID))
+        throw validationFailed('itemIds', `each id must be 1..${MAX_ID}`);
+      add((p) => `i.id = any(${p}::int[])`, ids);
+    }
     if (query.includeOnlyMasterItems)
       where.push('(i.default_item_id is null or i.default_item_id = i.id)');
     if (query.q !== undefined) {
@@ -143,20 +147,18 @@ export class ItemService {
         );
     }
     const filter = where.join(' and ');
-    const [rows, [count]] = await Promise.all([
-      this.db.query<ItemRow>(
-        `${ITEM_SELECT} where ${filter} order by i.id offset $${params.length + 1} limit $${params.length + 2}`,
-        [...params, query.skip, query.take],
-      ),
+    const pageFilter = `i.tenant_id = $1 and i.id in (select i.id from items i where ${filter} order by i.id offset $${params.length + 1} limit $${params.length + 2})`;
+    const [[page], [count]] = await Promise.all([
+      this.db.query<{ json: string }>(itemArray(pageFilter), [...params, query.skip, query.take]),
       this.db.query<{ n: number }>(
         `select count(*)::int as n from items i where ${filter}`,
         params,
       ),
     ]);
-    return { Results: rows.map(toItem), TotalCount: count?.n ?? 0 };
+    return pageJson(page?.json, count?.n ?? 0);
   }
 
-  async create(tenantId: number, body: ItemBody): Promise<VersionedItem> {
+  async create(tenantId: number, body: ItemBody): Promise<ItemJson> {
     const scalars = scalarsOf(body, undefined);
     return this.write(async (sql) => {
       await this.checkReferences(sql, tenantId, scalars);
@@ -187,7 +189,7 @@ export class ItemService {
     body: ItemPatch,
     partial: boolean,
     checkVersion: VersionCheck,
-  ): Promise<VersionedItem> {
+  ): Promise<ItemJson> {
     if (body.Id !== undefined && body.Id !== id)
       throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
     return this.write(async (sql) => {
@@ -243,7 +245,8 @@ export class ItemService {
   }
 
   async dynamicAttributes(tenantId: number, id: number): Promise<DynamicAttribute[]> {
-    return (await this.get(tenantId, id)).item.DynamicAttributes;
+    await this.requireItem(this.db, tenantId, id);
+    return this.attributes.ofItem(this.db, tenantId, id);
   }
 
   async replaceDynamicAttributes(
@@ -254,7 +257,7 @@ export class ItemService {
     return this.write(async (sql) => {
       await this.touch(sql, tenantId, id);
       await this.attributes.replaceForItem(sql, tenantId, id, inputs);
-      return (await this.get(tenantId, id, sql)).item.DynamicAttributes;
+      return this.attributes.ofItem(sql, tenantId, id);
     });
   }
 
