@@ -4,7 +4,9 @@ import { PagedResult } from '../../http/paging.ts';
 export const AppBody = Type.Object(
   {
     Name: Type.String({ minLength: 1, maxLength: 256, pattern: '\\S' }),
-    Description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    // Null first: with the server's type coercion (ajv coerceTypes) a String branch tried first
+    // would turn null into "" before the Null branch is reached.
+    Description: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 500 })])),
     ApplicationTypeId: Type.Integer({
       minimum: 1,
       maximum: 4,

@@ -135,6 +135,9 @@ export class AppService {
       if (current.isPredefined && body.ApplicationTypeId !== current.applicationTypeId) {
         throw conflict('PredefinedAppType', 'The type of a predefined app cannot be changed.');
       }
+      // A type change changes the scopes the app's tokens may carry: end its tokens. Bumping the
+      // version their `ver` claim must match ends them for good, not only in the caches.
+      typeChanged = body.ApplicationTypeId !== current.applicationTypeId;
       const [row] = await tx
         .update(oauthApps)
         .set({
@@ -142,11 +145,10 @@ export class AppService {
           description: body.Description ?? null,
           applicationTypeId: body.ApplicationTypeId,
           updatedAt: NEXT_VERSION,
+          ...(typeChanged ? { secretVersion: sql`${oauthApps.secretVersion} + 1` } : {}),
         })
         .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
         .returning();
-      // A type change changes the scopes the app's tokens may carry: end its tokens.
-      typeChanged = row!.applicationTypeId !== current.applicationTypeId;
       if (typeChanged) await this.tokens.invalidateApp(tx, tenantId, id);
       return { app: toApp(row!), version: row!.updatedAt };
     });

@@ -99,8 +99,9 @@ export class ClientAuthentication {
   }
 
   private async recordFailure(tenantId: number, clientId: string, source: string): Promise<void> {
-    // Failures older than the window start a new count; past FREE_FAILURES each one locks for
-    // 1, 2, 4 … seconds, capped at MAX_LOCK_SECONDS.
+    // Failures older than the window start a new count; from the FREE_FAILURES-th on, each one
+    // locks for 1, 2, 4 … seconds, capped at MAX_LOCK_SECONDS: after FREE_FAILURES wrong
+    // secrets, the next attempt is refused whatever secret it brings.
     await this.db.execute(sql`
       insert into client_auth_failures as f (tenant_id, client_id, source, failures)
       values (${tenantId}, ${clientId}, ${source}, 1)
@@ -108,8 +109,8 @@ export class ClientAuthentication {
         failures = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then 1 else f.failures + 1 end,
         first_failed_at = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then now() else f.first_failed_at end,
         locked_until = case
-          when f.first_failed_at >= now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) and f.failures + 1 > ${FREE_FAILURES}
-          then now() + make_interval(secs => least(${MAX_LOCK_SECONDS}, power(2, f.failures - ${FREE_FAILURES})))
+          when f.first_failed_at >= now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) and f.failures + 1 >= ${FREE_FAILURES}
+          then now() + make_interval(secs => least(${MAX_LOCK_SECONDS}, power(2, f.failures + 1 - ${FREE_FAILURES})))
           else null end`);
   }
 }

@@ -174,7 +174,7 @@ export class TokenService implements TokenVerifier {
       .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, claims.sub!)));
     if (!state) throw new InvalidTokenError('The app of this token no longer exists.');
     if (state.secretVersion !== claims.ver)
-      throw new InvalidTokenError("The app's secret was rotated after this token was issued.");
+      throw new InvalidTokenError("The app's secret or type changed after this token was issued.");
     if (state.revoked) throw new InvalidTokenError('The token has been revoked.');
     return {
       tenantId,
