@@ -1,0 +1,111 @@
+// Helpers shared by the oauth module's tests: apps made through the API, and raw token and
+// revocation requests (form-encoded, as a client sends them).
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import type { TestApi, TestTenant } from '../../support/test-api.ts';
+
+export const FORM = 'application/x-www-form-urlencoded';
+
+export interface AppJson {
+  ApplicationId: string;
+  ApplicationSecret: string | null;
+  Name: string;
+  Description: string | null;
+  IsPredefined: boolean;
+  ApplicationTypeId: number;
+  ApplicationTypeDescription: string;
+  CreatedDate: string;
+}
+
+export interface CreatedApp extends AppJson {
+  ApplicationSecret: string;
+}
+
+export interface TokenJson {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
+export interface OAuthErrorJson {
+  error: string;
+  error_description: string;
+}
+
+export const SCOPES_BY_TYPE: Record<number, string> = {
+  1: 'public',
+  2: 'public private',
+  3: 'public private management',
+  4: 'public',
+};
+
+/** Creates an app through POST /management/oauth/apps with the tenant's bootstrap token. */
+export async function createApp(
+  api: TestApi,
+  tenant: TestTenant,
+  ApplicationTypeId: number,
+  Name = `App of type ${ApplicationTypeId}`,
+): Promise<CreatedApp> {
+  const response = await api.call({
+    method: 'POST',
+    url: '/management/oauth/apps',
+    tenant,
+    body: { Name, ApplicationTypeId },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<CreatedApp>();
+}
+
+export interface TokenRequestOptions {
+  /** The form fields; sent url-encoded unless `body` is given. */
+  form?: Record<string, string>;
+  /** A raw body instead of the form. */
+  body?: string;
+  contentType?: string;
+  authorization?: string;
+  remoteAddress?: string;
+  url?: string;
+}
+
+/** POST /oauth/token (or another OAuth endpoint through `url`) on the tenant's host. */
+export function oauthRequest(
+  api: TestApi,
+  tenant: TestTenant | string,
+  options: TokenRequestOptions,
+): Promise<LightMyRequestResponse> {
+  const host = typeof tenant === 'string' ? `${tenant}.${api.config.apiHost}` : tenant.host;
+  return api.app.inject({
+    method: 'POST',
+    url: options.url ?? '/oauth/token',
+    headers: {
+      host,
+      'content-type': options.contentType ?? FORM,
+      ...(options.authorization !== undefined ? { authorization: options.authorization } : {}),
+    },
+    payload: options.body ?? new URLSearchParams(options.form ?? {}).toString(),
+    ...(options.remoteAddress !== undefined ? { remoteAddress: options.remoteAddress } : {}),
+  });
+}
+
+/** Asserts the RFC 6749 §5.2 error body (and that it is not the API's error body); returns it. */
+export function oauthError(
+  response: LightMyRequestResponse,
+  status: number,
+  error: string,
+): OAuthErrorJson {
+  expect(response.statusCode, response.body).toBe(status);
+  const body = response.json<OAuthErrorJson & { Code?: unknown; IdentifierGuid?: unknown }>();
+  expect(Object.keys(body).sort()).toEqual(['error', 'error_description']);
+  expect(body.error).toBe(error);
+  expect(typeof body.error_description).toBe('string');
+  expect(response.headers['cache-control']).toBe('no-store');
+  return body;
+}
+
+/** Asserts a 401 with the Bearer invalid_token challenge and the API's error body. */
+export function expectInvalidToken(response: LightMyRequestResponse): void {
+  expect(response.statusCode, response.body).toBe(401);
+  expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+  expect(response.json<{ Code: string }>().Code).toBe('InvalidToken');
+}
