@@ -11,6 +11,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
 import { registerTenantResolution } from './http/tenant-host.ts';
+import { registerValidation } from './http/validation.ts';
 import { registerVersioning } from './http/versioning.ts';
 import { createCatalogModule, type CatalogModule } from './modules/catalog/catalog-module.ts';
 import { createOAuthModule, type OAuthModule } from './modules/oauth/oauth-module.ts';
@@ -68,20 +69,14 @@ export async function buildApp(
     },
     genReqId: () => randomUUID(),
     // One access-log line per request (see below) instead of Fastify's two.
-    disableRequestLogging: true,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: true,
+    }),
     bodyLimit: config.jsonBodyLimitBytes,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: {
-      customOptions: {
-        removeAdditional: false,
-        coerceTypes: 'array',
-        useDefaults: true,
-        allErrors: true,
-      },
-    },
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -102,6 +97,7 @@ export async function buildApp(
   });
   // Bodies are JSON (the token endpoint adds its form parser); anything else is 415.
   app.removeContentTypeParser('text/plain');
+  registerValidation(app);
   registerRouteAccess(app);
   registerErrorHandling(app);
   registerVersioning(app);
