@@ -22,6 +22,17 @@ export async function serve(config: Config): Promise<void> {
     );
   }
   const app = await buildApp(services);
+  // While shutting down, answers end their keep-alive connection: server.close() ends only the
+  // connections idle at that moment, and one that turns idle after its answer would otherwise
+  // hold the process open for the whole keep-alive timeout.
+  let closing = false;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) app.server.closeIdleConnections();
+  });
   await app.listen({ port: config.port, host: config.host });
 
   const port = (app.server.address() as { port: number }).port;
@@ -43,7 +54,6 @@ export async function serve(config: Config): Promise<void> {
     );
   }
 
-  let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) {
       app.log.warn({ signal }, 'second signal: exiting now');

@@ -1,0 +1,125 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { removeTempDirs, runCli, stopChildren } from './support/processes.ts';
+
+afterEach(stopChildren);
+afterAll(removeTempDirs);
+
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('configuration defaults', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      apiHost: 'localhost',
+      defaultTenant: undefined,
+      dataDir: './data',
+      databaseUrl: undefined,
+      logLevel: 'info',
+      tokenTtlSeconds: 3600,
+      integrationHost: 'integration.localhost',
+      provisioningDelaySeconds: 0,
+      publicScheme: 'http',
+      publicPort: 8080,
+      jsonBodyLimitBytes: 1_048_576,
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    const config = loadConfig({ PORT: '', API_HOST: '   ', DEFAULT_TENANT: '', DATABASE_URL: ' ' });
+    expect(config).toMatchObject({
+      port: 8080,
+      apiHost: 'localhost',
+      defaultTenant: undefined,
+      databaseUrl: undefined,
+    });
+  });
+
+  it('reads every variable that is set', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      API_HOST: 'API.Example.com',
+      DEFAULT_TENANT: 'acme',
+      DATA_DIR: '/var/lib/omni',
+      DATABASE_URL: 'postgresql://omni@db.internal:5432/omni',
+      LOG_LEVEL: 'warn',
+      TOKEN_TTL_SECONDS: '600',
+      INTEGRATION_HOST: 'gw.example.com',
+      PROVISIONING_DELAY_SECONDS: '5',
+      PUBLIC_SCHEME: 'https',
+      PUBLIC_PORT: '443',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      apiHost: 'api.example.com',
+      defaultTenant: 'acme',
+      dataDir: '/var/lib/omni',
+      databaseUrl: 'postgresql://omni@db.internal:5432/omni',
+      logLevel: 'warn',
+      tokenTtlSeconds: 600,
+      integrationHost: 'gw.example.com',
+      provisioningDelaySeconds: 5,
+      publicScheme: 'https',
+      publicPort: 443,
+    });
+  });
+
+  it('derives the integration host from API_HOST and the public port from PORT', () => {
+    const config = loadConfig({ API_HOST: 'api.example.com', PORT: '3000' });
+    expect(config.integrationHost).toBe('integration.api.example.com');
+    expect(config.publicPort).toBe(3000);
+  });
+});
+
+describe('configuration errors name the variable', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '80.5'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['API_HOST', 'not a host'],
+    ['API_HOST', 'bad_host!'],
+    ['API_HOST', '-leading.example.com'],
+    ['DEFAULT_TENANT', 'Acme'],
+    ['DEFAULT_TENANT', 'a'],
+    ['DEFAULT_TENANT', 'acme_shop'],
+    ['DEFAULT_TENANT', 'acme-'],
+    ['DATABASE_URL', 'mysql://root@localhost/omni'],
+    ['DATABASE_URL', 'not a url'],
+    ['LOG_LEVEL', 'verbose'],
+    ['TOKEN_TTL_SECONDS', 'abc'],
+    ['TOKEN_TTL_SECONDS', '0'],
+    ['TOKEN_TTL_SECONDS', '-60'],
+    ['PROVISIONING_DELAY_SECONDS', 'soon'],
+    ['PROVISIONING_DELAY_SECONDS', '-1'],
+    ['PUBLIC_SCHEME', 'ftp'],
+  ])('rejects %s=%j with a ConfigError naming it', (variable, value) => {
+    const error = configErrorOf({ [variable]: value });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).toContain(value.trim());
+  });
+});
+
+describe('a bad configuration stops the CLI', () => {
+  it('exits 1 with exactly one stderr line naming PORT when PORT=abc', async () => {
+    const result = await runCli(['serve'], { PORT: 'abc', DATA_DIR: '/nonexistent/omni' });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('PORT');
+    expect(result.stdout).toBe('');
+  });
+});
