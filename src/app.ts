@@ -1,6 +1,6 @@
 // Builds the Fastify instance from the cross-cutting plugins of src/http and the modules.
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -14,31 +14,80 @@ import { registerTenantResolution } from './http/tenant-host.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerVersioning } from './http/versioning.ts';
 import { createCatalogModule, type CatalogModule } from './modules/catalog/catalog-module.ts';
+import {
+  createIntegrationModule,
+  type IntegrationModule,
+} from './modules/integration/integration-module.ts';
+import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
+import { Outbox, smtpTransport, type MailTransport } from './modules/notifications/outbox.ts';
 import { createOAuthModule, type OAuthModule } from './modules/oauth/oauth-module.ts';
+import { JobQueue } from './jobs/job-queue.ts';
 import { TenantService } from './modules/tenants/tenant-service.ts';
 
 export interface Services {
   config: Config;
   database: DatabaseHandle;
+  jobs: JobQueue;
+  outbox: Outbox;
   tenants: TenantService;
   oauth: OAuthModule;
   catalog: CatalogModule;
+  integration: IntegrationModule;
+  /** The server's logger once it is built (jobs log through it). */
+  logger: { current?: FastifyBaseLogger };
 }
 
-export function createServices(config: Config, database: DatabaseHandle): Services {
-  return {
-    config,
-    database,
-    tenants: new TenantService(database.db),
-    oauth: createOAuthModule(database.db, config.tokenTtlSeconds),
-    catalog: createCatalogModule(database),
-  };
+/** Replaceable outside dependencies (tests stand in their own). */
+export interface ServiceOverrides {
+  provisioner?: GatewayProvisioner;
+  mailTransport?: MailTransport;
+}
+
+/** The URL clients use to reach a host of this server. */
+export function publicUrl(config: Config, host: string): string {
+  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
+  const port = config.publicPort === defaultPort ? '' : `:${config.publicPort}`;
+  return `${config.publicScheme}://${host}${port}`;
 }
 
 export function tenantBaseUrl(config: Config, tenantName: string): string {
-  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
-  const port = config.publicPort === defaultPort ? '' : `:${config.publicPort}`;
-  return `${config.publicScheme}://${tenantName}.${config.apiHost}${port}`;
+  return publicUrl(config, `${tenantName}.${config.apiHost}`);
+}
+
+export function createServices(
+  config: Config,
+  database: DatabaseHandle,
+  overrides: ServiceOverrides = {},
+): Services {
+  const logger: Services['logger'] = {};
+  const log = () => logger.current;
+  const jobs = new JobQueue(database, {
+    pollingIntervalSeconds: config.jobPollingIntervalSeconds,
+    maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
+  });
+  const transport =
+    overrides.mailTransport ?? (config.smtpUrl ? smtpTransport(config.smtpUrl) : undefined);
+  const outbox = new Outbox(database, jobs, transport, config.smtpFrom, log);
+  return {
+    config,
+    database,
+    jobs,
+    outbox,
+    tenants: new TenantService(database.db),
+    oauth: createOAuthModule(database.db, config.tokenTtlSeconds),
+    catalog: createCatalogModule(database),
+    integration: createIntegrationModule({
+      config,
+      database,
+      jobs,
+      outbox,
+      urlOf: (host) => publicUrl(config, host),
+      tenantBaseUrlOf: (name) => tenantBaseUrl(config, name),
+      log,
+      ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}),
+    }),
+    logger,
+  };
 }
 
 export interface BuildOptions {
@@ -106,6 +155,7 @@ export async function buildApp(
     defaultTenant: config.defaultTenant,
     baseUrlOf: (name) => tenantBaseUrl(config, name),
     tenants: services.tenants,
+    hostResolvers: [services.integration.gateway],
   });
   registerAuthentication(app, services.oauth.tokens);
   await registerOpenApi(app);
@@ -115,8 +165,14 @@ export async function buildApp(
   services.catalog.addSharedSchemas(app);
   await app.register(services.oauth.routes);
   await app.register(services.catalog.routes);
+  await app.register(services.integration.routes);
 
   await services.oauth.tokens.start();
-  app.addHook('onClose', async () => services.oauth.tokens.stop());
+  services.logger.current = app.log;
+  await services.jobs.start(app.log);
+  app.addHook('onClose', async () => {
+    services.oauth.tokens.stop();
+    await services.jobs.stop();
+  });
   return app;
 }

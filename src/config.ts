@@ -18,6 +18,13 @@ export interface Config {
   publicScheme: 'http' | 'https';
   publicPort: number;
   jsonBodyLimitBytes: number;
+  /** smtp:// or smtps:// URL for notifications; without it they stay in the outbox. */
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Gateway requests per second by service tier: Developer, Standard, Premium. */
+  gatewayRateLimits: [number, number, number];
+  jobPollingIntervalSeconds: number;
+  jobMaintenanceIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +95,35 @@ function postgresUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+function smtpUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  try {
+    if (['smtp:', 'smtps:'].includes(new URL(raw).protocol)) return raw;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(name, 'must be an smtp:// or smtps:// URL', raw);
+}
+
+function rateLimits(
+  env: Env,
+  name: string,
+  fallback: [number, number, number],
+): [number, number, number] {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const parts = raw.split(',').map((p) => p.trim());
+  if (parts.length !== 3 || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1)) {
+    throw new ConfigError(
+      name,
+      'must be three positive integers: Developer,Standard,Premium requests per second',
+      raw,
+    );
+  }
+  return parts.map(Number) as [number, number, number];
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? '0.0.0.0';
@@ -114,5 +150,10 @@ export function loadConfig(env: Env = process.env): Config {
     publicScheme: oneOf(env, 'PUBLIC_SCHEME', ['http', 'https'] as const, 'http'),
     publicPort: integer(env, 'PUBLIC_PORT', port, 1, 65535),
     jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    smtpFrom: read(env, 'SMTP_FROM') ?? `no-reply@${apiHost}`,
+    gatewayRateLimits: rateLimits(env, 'GATEWAY_RATE_LIMITS', [10, 100, 1000]),
+    jobPollingIntervalSeconds: integer(env, 'JOB_POLLING_INTERVAL_SECONDS', 2, 1, 60),
+    jobMaintenanceIntervalSeconds: integer(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
   };
 }

@@ -15,7 +15,8 @@ const USAGE = `Usage: npm run -s omni -- <command>
   tenant create <name> [--json]  create a tenant and its bootstrap management app
   tenant list [--json]         list tenants
   tenant delete <name>         delete a tenant and everything it owns
-  keys rotate                  start signing tokens with a new key`;
+  keys rotate                  start signing tokens with a new key
+  endpoint status <tenant>     the tenant's integration endpoint, with the reason of a failure`;
 
 class UsageError extends Error {}
 
@@ -110,6 +111,26 @@ async function run(argv: string[]): Promise<void> {
     case 'tenant':
       await tenantCommand(config, rest, values.json);
       return;
+    case 'endpoint': {
+      const name = rest[1];
+      if (rest[0] !== 'status' || !name) throw new UsageError(USAGE);
+      await withServices(config, async ({ tenants, integration }) => {
+        const tenant = await tenants.findByName(name);
+        if (!tenant) throw new UsageError(`Tenant "${name}" does not exist.`);
+        const row = await integration.endpoints.row(tenant.id);
+        if (!row) {
+          console.log(`Tenant "${name}" has no integration endpoint.`);
+          return;
+        }
+        const status =
+          { 1: 'in progress', 2: 'succeeded', 3: 'failed' }[row.status] ?? String(row.status);
+        console.log(
+          `${row.serviceName}: status ${row.status} (${status}), tier ${row.serviceTier}, created ${row.createdAt.toISOString()}`,
+        );
+        if (row.failureReason) console.log(`Failure reason: ${row.failureReason}`);
+      });
+      return;
+    }
     case 'keys':
       if (rest[0] !== 'rotate') throw new UsageError(USAGE);
       await withServices(config, async ({ oauth }) => {

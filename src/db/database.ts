@@ -37,6 +37,10 @@ export interface RawSql {
 
 export interface DatabaseHandle extends RawSql {
   engine: Engine;
+  /** The connection string on PostgreSQL, for clients that open their own pool (pg-boss). */
+  url: string | undefined;
+  /** Runs a script of several statements and answers the rows of the last one. */
+  execRows(script: string): Promise<unknown[]>;
   db: Database;
   rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -51,7 +55,12 @@ export function wrapPglite(
   const db = drizzlePglite({ client }) as unknown as Database;
   return {
     engine: 'pglite',
+    url: undefined,
     db,
+    async execRows(script: string) {
+      const results = await client.exec(script);
+      return results.at(-1)?.rows ?? [];
+    },
     async query<Row>(text: string, params: unknown[] = []) {
       const result = await client.query<Row>(text, params);
       return result.rows;
@@ -82,11 +91,17 @@ export function wrapPglite(
   };
 }
 
-export function wrapPool(pool: pg.Pool): DatabaseHandle {
+export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
   const db = drizzlePostgres({ client: pool }) as unknown as Database;
   return {
     engine: 'postgres',
+    url,
     db,
+    async execRows(script: string) {
+      const result = (await pool.query(script)) as pg.QueryResult | pg.QueryResult[];
+      const last = Array.isArray(result) ? result.at(-1) : result;
+      return (last?.rows ?? []) as unknown[];
+    },
     async query<Row>(text: string, params: unknown[] = []) {
       const result = await pool.query(text, params);
       return result.rows as Row[];
@@ -141,7 +156,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // A pool error on an idle client must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     await pool.query('select 1');
-    return wrapPool(pool);
+    return wrapPool(pool, options.databaseUrl);
   }
   await mkdir(options.dataDir, { recursive: true });
   const release = await acquireDataDirLock(options.dataDir);

@@ -1,6 +1,6 @@
 // Tenant from the Host header (contract §1): {tenant}.{API_HOST}, or DEFAULT_TENANT for any
 // other host when single-tenant mode is on. Unknown tenants are 404.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { routeAccess } from './route-access.ts';
 import type { Tenant, TenantService } from '../modules/tenants/tenant-service.ts';
@@ -16,8 +16,15 @@ declare module 'fastify' {
   }
 }
 
+/** Another way to address a tenant (the integration gateway): undefined when not its host. */
+export type HostResolver = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<Tenant | undefined>;
+
 export interface TenantHostOptions {
   apiHost: string;
+  hostResolvers?: HostResolver[];
   defaultTenant: string | undefined;
   baseUrlOf: (tenantName: string) => string;
   tenants: TenantService;
@@ -34,8 +41,13 @@ export function tenantNameFromHost(hostname: string, apiHost: string): string | 
 
 export async function resolveTenant(
   request: FastifyRequest,
+  reply: FastifyReply,
   options: TenantHostOptions,
 ): Promise<RequestTenant> {
+  for (const resolve of options.hostResolvers ?? []) {
+    const tenant = await resolve(request, reply);
+    if (tenant) return { ...tenant, baseUrl: options.baseUrlOf(tenant.name) };
+  }
   const name = tenantNameFromHost(request.hostname, options.apiHost) ?? options.defaultTenant;
   if (name === undefined) {
     throw new ApiError(
@@ -51,8 +63,8 @@ export async function resolveTenant(
 
 export function registerTenantResolution(app: FastifyInstance, options: TenantHostOptions): void {
   app.decorateRequest('tenant', null as unknown as RequestTenant);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (routeAccess(request) === 'operator') return;
-    request.tenant = await resolveTenant(request, options);
+    request.tenant = await resolveTenant(request, reply, options);
   });
 }

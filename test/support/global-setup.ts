@@ -32,7 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await admin.query(`drop database if exists ${template}`);
     await admin.query(`create database ${template}`);
     const pool = new pg.Pool({ connectionString: databaseUrlFor(url, template), max: 1 });
-    await migrate(wrapPool(pool));
+    await migrate(wrapPool(pool, databaseUrlFor(url, template)));
     await pool.end();
     project.provide('testDatabase', { engine: 'postgres', url, template });
     return async () => {

@@ -33,7 +33,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = databaseUrlFor(source.url, name);
   const pool = new pg.Pool({ connectionString: url, max: 5 });
-  const handle = wrapPool(pool);
+  const handle = wrapPool(pool, url);
   const close = handle.close.bind(handle);
   handle.close = async () => {
     await close();

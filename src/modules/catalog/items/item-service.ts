@@ -9,13 +9,7 @@ import { MAX_ID } from '../common-schemas.ts';
 import { isUniqueViolation } from '../sql-errors.ts';
 import { ITEM_BY_ID, ITEM_PAGE, itemArray } from './item-queries.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
-import type {
-  ItemBody,
-  ItemPatch,
-  ItemSearchQuery,
-  Price,
-  PriceInput,
-} from './item-schemas.ts';
+import type { ItemBody, ItemPatch, ItemSearchQuery, Price, PriceInput } from './item-schemas.ts';
 import { dissolveEmptyGroups, isVariant, type VariantService } from './variant-service.ts';
 
 /** An item as JSON text in its wire shape (built by SQL), with its row version for the ETag. */

@@ -1,0 +1,121 @@
+// The durable job queue (pg-boss) on the server's own database: jobs survive restarts and run
+// once across instances. Modules register their queues and handlers before start.
+import PgBoss from 'pg-boss';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, RawSql } from '../db/database.ts';
+import { bossDb } from './pglite-boss-adapter.ts';
+
+export const JOB_SCHEMA = 'pgboss';
+
+export interface QueueDefinition<Data extends object> {
+  name: string;
+  /** Runs one job; throwing makes pg-boss retry it (retryLimit, with backoff). */
+  handler: (
+    data: Data,
+    job: { id: string; retryCount: number; retryLimit: number },
+  ) => Promise<void>;
+  retryLimit: number;
+  retryDelaySeconds: number;
+  expireInSeconds: number;
+}
+
+export interface JobQueueOptions {
+  /** How often an idle worker looks for jobs, and how often expired jobs are detected. */
+  pollingIntervalSeconds: number;
+  maintenanceIntervalSeconds: number;
+}
+
+export class JobQueue {
+  private readonly database: DatabaseHandle;
+  private readonly options: JobQueueOptions;
+  private readonly queues: QueueDefinition<object>[] = [];
+  private boss: PgBoss | undefined;
+  private log: FastifyBaseLogger | undefined;
+
+  constructor(database: DatabaseHandle, options: JobQueueOptions) {
+    this.database = database;
+    this.options = options;
+  }
+
+  define<Data extends object>(queue: QueueDefinition<Data>): void {
+    this.queues.push(queue as unknown as QueueDefinition<object>);
+  }
+
+  async start(log: FastifyBaseLogger): Promise<void> {
+    this.log = log;
+    const common = {
+      schema: JOB_SCHEMA,
+      migrate: true,
+      schedule: false,
+      supervise: true,
+      maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds,
+    };
+    const boss =
+      this.database.engine === 'postgres'
+        ? new PgBoss({
+            ...common,
+            connectionString: this.database.url,
+            max: 4,
+            application_name: 'omni-jobs',
+          })
+        : new PgBoss({ ...common, db: bossDb(this.database) });
+    boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+    await boss.start();
+    for (const queue of this.queues) {
+      await boss.createQueue(queue.name, {
+        name: queue.name,
+        retryLimit: queue.retryLimit,
+        retryDelay: queue.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: queue.expireInSeconds,
+      });
+      await boss.work<object>(
+        queue.name,
+        {
+          pollingIntervalSeconds: this.options.pollingIntervalSeconds,
+          includeMetadata: true,
+          batchSize: 1,
+        },
+        async (jobs) => {
+          for (const job of jobs) {
+            const meta = job as unknown as { retryCount: number; retryLimit: number };
+            await queue.handler(job.data, {
+              id: job.id,
+              retryCount: meta.retryCount,
+              retryLimit: meta.retryLimit,
+            });
+          }
+        },
+      );
+    }
+    this.boss = boss;
+  }
+
+  /** Enqueues a job; with `sql`, inside the caller's transaction (it exists only if that commits). */
+  async send(
+    name: string,
+    data: object,
+    options: PgBoss.SendOptions = {},
+    sql?: RawSql,
+  ): Promise<string | null> {
+    const boss = this.requireStarted();
+    return boss.send(name, data, sql ? { ...options, db: bossDb(sql) } : options);
+  }
+
+  async cancel(name: string, id: string): Promise<void> {
+    await this.requireStarted()
+      .cancel(name, id)
+      .catch((error: unknown) => this.log?.warn({ err: error, job: id }, 'could not cancel job'));
+  }
+
+  async stop(): Promise<void> {
+    // Jobs in flight are failed back to the queue and retried by whichever instance runs next.
+    await this.boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
+    this.boss = undefined;
+  }
+
+  private requireStarted(): PgBoss {
+    if (!this.boss) throw new Error('The job queue is not started');
+    return this.boss;
+  }
+}

@@ -1,0 +1,17 @@
+// pg-boss talks to its database through `executeSql(text, values)`. On PostgreSQL it opens its
+// own pool; on the embedded database it goes through this adapter to the one PGlite instance.
+// A statement with parameters runs as a prepared query; pg-boss's schema scripts (several
+// statements, no parameters) run as a script, whose last result is the answer.
+import type PgBoss from 'pg-boss';
+import type { RawSql } from '../db/database.ts';
+
+export function bossDb(
+  sql: RawSql & { execRows?: (script: string) => Promise<unknown[]> },
+): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      if (values.length > 0 || !sql.execRows) return { rows: await sql.query(text, values) };
+      return { rows: await sql.execRows(text) };
+    },
+  };
+}

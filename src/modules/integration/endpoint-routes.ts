@@ -1,0 +1,118 @@
+// /management/integration/endpoint and its subscription key (contract §5.2).
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { toApiError } from '../../http/error-handler.ts';
+import type { ApiError } from '../../http/errors.ts';
+import { CreateEndpointBody, Endpoint, SubscriptionKey } from './endpoint-schemas.ts';
+import {
+  invalidAdminMail,
+  invalidServiceName,
+  invalidServiceTier,
+  type EndpointService,
+} from './endpoint-service.ts';
+
+const tags = ['Integration endpoint'];
+const path = '/management/integration/endpoint';
+const errorRef = { $ref: 'ErrorBody#' };
+
+/** A body that fails the schema gets the contract's specific code for the field at fault. */
+function bodyError(request: FastifyRequest): ApiError | undefined {
+  const error = request.validationError;
+  if (!error) return undefined;
+  const general = toApiError(error as FastifyError);
+  const fields = general.errors?.map((e) => e.Field) ?? [];
+  if (fields.includes('ServiceTier')) return invalidServiceTier();
+  if (fields.includes('ServiceName')) return invalidServiceName();
+  if (fields.includes('AdminMail')) return invalidAdminMail();
+  return general;
+}
+
+export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> = async (
+  instance,
+  { endpoints },
+) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    path,
+    {
+      attachValidation: true,
+      schema: {
+        tags,
+        summary: 'Create the integration endpoint',
+        description:
+          'Starts the creation (Status 1); poll GET until Status is 2 (succeeded) or 3 (failed). 400 InvalidServiceTier, ' +
+          'InvalidServiceName, InvalidAdminMail, EndpointAlreadyExists; 409 ServiceNameTaken (names are unique across tenants).',
+        body: CreateEndpointBody,
+        response: {
+          201: { description: 'Creation started (no body).', type: 'null' },
+          409: errorRef,
+        },
+      },
+    },
+    async (request, reply) => {
+      const invalid = bodyError(request);
+      if (invalid) throw invalid;
+      await endpoints.create(request.tenant.id, request.body);
+      return reply
+        .code(201)
+        .header('Location', path)
+        .type('application/json; charset=utf-8')
+        .send();
+    },
+  );
+
+  app.get(
+    path,
+    {
+      schema: {
+        tags,
+        summary: 'The integration endpoint and its creation status',
+        response: { 200: Endpoint },
+      },
+    },
+    async (request) => endpoints.get(request.tenant.id),
+  );
+
+  app.delete(
+    path,
+    {
+      schema: {
+        tags,
+        summary: 'Delete the integration endpoint (cancels a creation in progress)',
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await endpoints.delete(request.tenant.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${path}/subscriptionkey`,
+    {
+      schema: {
+        tags,
+        summary: "The integrators' subscription key (404 until Status 2)",
+        response: { 200: SubscriptionKey },
+      },
+    },
+    async (request) => ({ SubscriptionKey: await endpoints.subscriptionKey(request.tenant.id) }),
+  );
+
+  app.post(
+    `${path}/subscriptionkey`,
+    {
+      schema: {
+        tags,
+        summary: 'Regenerate the subscription key (the old one stops working at once)',
+        response: { 200: SubscriptionKey },
+      },
+    },
+    async (request) => ({
+      SubscriptionKey: await endpoints.regenerateSubscriptionKey(request.tenant.id),
+    }),
+  );
+};

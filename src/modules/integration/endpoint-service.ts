@@ -1,0 +1,199 @@
+// The tenant's integration endpoint (contract §5.2): one per tenant, created by a durable
+// provisioning job, deleted (and its creation cancelled) on request.
+import { randomBytes } from 'node:crypto';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { ApiError, badRequest } from '../../http/errors.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { isUniqueViolation } from '../catalog/sql-errors.ts';
+import {
+  EndpointStatus,
+  SERVICE_NAME_PATTERN,
+  type CreateEndpointBody,
+  type Endpoint,
+} from './endpoint-schemas.ts';
+
+export const PROVISION_QUEUE = 'integration.provision';
+
+// Practical address check (the one HTML forms use): something@domain.tld, no spaces, ≤ 254.
+const MAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+
+export interface EndpointRow {
+  tenantId: number;
+  serviceName: string;
+  serviceTier: number;
+  adminMail: string;
+  status: number;
+  failureReason: string | null;
+  subscriptionKey: string | null;
+  generation: string;
+  jobId: string | null;
+  createdAt: Date;
+}
+
+export const endpointColumns = (
+  e: string,
+) => `${e}.tenant_id as "tenantId", ${e}.service_name as "serviceName",
+  ${e}.service_tier as "serviceTier", ${e}.admin_mail as "adminMail", ${e}.status, ${e}.failure_reason as "failureReason",
+  ${e}.subscription_key as "subscriptionKey", ${e}.generation::text as generation, ${e}.job_id as "jobId",
+  ${e}.created_at as "createdAt"`;
+
+export const newSubscriptionKey = () => randomBytes(24).toString('base64url');
+
+export const invalidServiceTier = () =>
+  badRequest(
+    'InvalidServiceTier',
+    'ServiceTier must be 0 (Developer), 1 (Standard) or 2 (Premium).',
+  );
+export const invalidServiceName = () =>
+  badRequest(
+    'InvalidServiceName',
+    'ServiceName must be 2 to 50 letters, digits or hyphens, start with a letter and not end with a hyphen.',
+  );
+export const invalidAdminMail = () =>
+  badRequest('InvalidAdminMail', 'AdminMail must be a valid e-mail address.');
+
+export interface EndpointServiceOptions {
+  portalUrlOf: (serviceName: string) => string;
+  /** How long a provisioning job may run before pg-boss retries it elsewhere. */
+  provisioningTimeoutSeconds: number;
+}
+
+export class EndpointService {
+  private readonly db: DatabaseHandle;
+  private readonly jobs: JobQueue;
+  private readonly options: EndpointServiceOptions;
+
+  constructor(db: DatabaseHandle, jobs: JobQueue, options: EndpointServiceOptions) {
+    this.db = db;
+    this.jobs = jobs;
+    this.options = options;
+  }
+
+  private toEndpoint(row: EndpointRow): Endpoint {
+    return {
+      ServiceName: row.serviceName,
+      ManagementPortalUrl: this.options.portalUrlOf(row.serviceName),
+      Status: row.status,
+      ServiceTier: row.serviceTier,
+      AdminMail: row.adminMail,
+      CreationDate: row.createdAt.toISOString(),
+    };
+  }
+
+  async row(tenantId: number): Promise<EndpointRow | undefined> {
+    const [row] = await this.db.query<EndpointRow>(
+      `select ${endpointColumns('e')} from integration_endpoints e where e.tenant_id = $1`,
+      [tenantId],
+    );
+    return row;
+  }
+
+  async create(tenantId: number, body: CreateEndpointBody): Promise<void> {
+    if (![0, 1, 2].includes(body.ServiceTier)) throw invalidServiceTier();
+    if (!SERVICE_NAME_PATTERN.test(body.ServiceName)) throw invalidServiceName();
+    if (body.AdminMail.length > 254 || !MAIL_PATTERN.test(body.AdminMail)) throw invalidAdminMail();
+    try {
+      await this.db.rawTransaction(async (sql) => {
+        const [existing] = await sql.query<{ status: number }>(
+          'select status from integration_endpoints where tenant_id = $1 for update',
+          [tenantId],
+        );
+        if (existing && existing.status !== EndpointStatus.Failed) {
+          throw badRequest(
+            'EndpointAlreadyExists',
+            'This tenant already has an integration endpoint; delete it first.',
+          );
+        }
+        const [taken] = await sql.query(
+          'select 1 from integration_endpoints where lower(service_name) = lower($1) and status in (1, 2) and tenant_id <> $2',
+          [body.ServiceName, tenantId],
+        );
+        if (taken) throw serviceNameTaken(body.ServiceName);
+        // A failed endpoint is replaced by the new one.
+        await sql.query('delete from integration_endpoints where tenant_id = $1', [tenantId]);
+        const [created] = await sql.query<{ generation: string }>(
+          `insert into integration_endpoints (tenant_id, service_name, service_tier, admin_mail, status)
+           values ($1, $2, $3, $4, 1) returning generation::text as generation`,
+          [tenantId, body.ServiceName, body.ServiceTier, body.AdminMail],
+        );
+        const jobId = await this.jobs.send(
+          PROVISION_QUEUE,
+          { tenantId, generation: created!.generation },
+          {
+            singletonKey: `endpoint-${tenantId}-${created!.generation}`,
+            expireInSeconds: this.options.provisioningTimeoutSeconds,
+          },
+          sql,
+        );
+        await sql.query('update integration_endpoints set job_id = $2 where tenant_id = $1', [
+          tenantId,
+          jobId,
+        ]);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw serviceNameTaken(body.ServiceName);
+      throw error;
+    }
+  }
+
+  async get(tenantId: number): Promise<Endpoint> {
+    const row = await this.row(tenantId);
+    if (!row) throw endpointNotFound();
+    return this.toEndpoint(row);
+  }
+
+  /** Deletes the endpoint: cancels a creation in progress; the name and the key are free at once. */
+  async delete(tenantId: number): Promise<void> {
+    const [deleted] = await this.db.query<{ jobId: string | null; status: number }>(
+      'delete from integration_endpoints where tenant_id = $1 returning job_id as "jobId", status',
+      [tenantId],
+    );
+    if (!deleted) throw endpointNotFound();
+    if (deleted.jobId && deleted.status === EndpointStatus.InProgress)
+      await this.jobs.cancel(PROVISION_QUEUE, deleted.jobId);
+  }
+
+  async subscriptionKey(tenantId: number): Promise<string> {
+    const row = await this.row(tenantId);
+    if (!row?.subscriptionKey || row.status !== EndpointStatus.Succeeded) throw keyNotReady();
+    return row.subscriptionKey;
+  }
+
+  /** A new subscription key; the old one stops working at once (the gateway reads keys live). */
+  async regenerateSubscriptionKey(tenantId: number): Promise<string> {
+    const [row] = await this.db.query<{ key: string }>(
+      'update integration_endpoints set subscription_key = $2, updated_at = now() where tenant_id = $1 and status = 2 returning subscription_key as key',
+      [tenantId, newSubscriptionKey()],
+    );
+    if (!row) throw keyNotReady();
+    return row.key;
+  }
+
+  /** The live endpoint behind a gateway or portal host's service name. */
+  async byServiceName(
+    serviceName: string,
+  ): Promise<(EndpointRow & { tenantName: string; tenantCreatedAt: Date }) | undefined> {
+    const [row] = await this.db.prepared<
+      EndpointRow & { tenantName: string; tenantCreatedAt: Date }
+    >(
+      'integration_endpoint_by_name',
+      `select ${endpointColumns('e')}, t.name as "tenantName", t.created_at as "tenantCreatedAt"
+         from integration_endpoints e join tenants t on t.id = e.tenant_id
+        where lower(e.service_name) = lower($1) and e.status in (1, 2)`,
+      [serviceName],
+    );
+    return row;
+  }
+}
+
+const endpointNotFound = () =>
+  new ApiError(404, 'EndpointNotFound', 'This tenant has no integration endpoint.');
+const keyNotReady = () =>
+  new ApiError(
+    404,
+    'SubscriptionKeyNotFound',
+    'There is no subscription key until the integration endpoint is created (Status 2).',
+  );
+const serviceNameTaken = (name: string) =>
+  new ApiError(409, 'ServiceNameTaken', `The service name "${name}" is taken; choose another one.`);

@@ -1,0 +1,70 @@
+// The integration gateway: {ServiceName}.{INTEGRATION_HOST} forwards into the tenant's API for
+// callers with the endpoint's X-Subscription-Key, under the tier's rate limit. The caller still
+// needs a bearer token of the tenant, checked as on the tenant's own host.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../http/errors.ts';
+import type { Tenant } from '../tenants/tenant-service.ts';
+import type { EndpointService } from './endpoint-service.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+export interface GatewayOptions {
+  integrationHost: string;
+  /** Requests per second by tier: Developer, Standard, Premium. */
+  limits: readonly [number, number, number];
+}
+
+function sameKey(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function gatewayHostResolver(
+  endpoints: EndpointService,
+  limiter: RateLimiter,
+  options: GatewayOptions,
+) {
+  const suffix = `.${options.integrationHost}`;
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<Tenant | undefined> => {
+    const host = request.hostname.toLowerCase();
+    if (!host.endsWith(suffix)) return undefined;
+    const serviceName = host.slice(0, -suffix.length);
+    const endpoint = serviceName.includes('.')
+      ? undefined
+      : await endpoints.byServiceName(serviceName);
+    if (!endpoint || endpoint.status !== 2 || !endpoint.subscriptionKey) {
+      throw new ApiError(404, 'EndpointNotFound', `No integration endpoint is live at ${host}.`);
+    }
+    const key = request.headers['x-subscription-key'];
+    if (typeof key !== 'string' || !sameKey(key, endpoint.subscriptionKey)) {
+      throw new ApiError(
+        401,
+        'InvalidSubscriptionKey',
+        'A valid X-Subscription-Key header is required to call this gateway.',
+      );
+    }
+    const decision = await limiter.hit(
+      endpoint.serviceName.toLowerCase(),
+      options.limits[endpoint.serviceTier] ?? options.limits[0],
+    );
+    reply.header('RateLimit-Limit', String(decision.limit));
+    reply.header('RateLimit-Remaining', String(decision.remaining));
+    reply.header('RateLimit-Reset', String(decision.resetSeconds));
+    if (!decision.allowed) {
+      throw new ApiError(
+        429,
+        'RateLimited',
+        `This endpoint's tier allows ${decision.limit} requests per second.`,
+        {
+          headers: { 'Retry-After': String(decision.resetSeconds) },
+        },
+      );
+    }
+    return {
+      id: endpoint.tenantId,
+      name: endpoint.tenantName,
+      createdAt: endpoint.tenantCreatedAt,
+    };
+  };
+}

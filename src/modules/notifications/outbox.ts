@@ -1,0 +1,126 @@
+// Notifications by e-mail through an outbox: the record is written in the transaction that
+// decides to notify, then a durable job delivers it by SMTP (nodemailer) and retries with
+// backoff until it is sent. Without SMTP_URL the record stays in the outbox, unsent.
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+
+export interface Notification {
+  tenantId: number | null;
+  recipient: string;
+  subject: string;
+  body: string;
+}
+
+export interface OutboxRecord extends Notification {
+  id: number;
+  sentAt: Date | null;
+  attempts: number;
+  lastError: string | null;
+}
+
+/** Sends one message; nodemailer's SMTP transport in production. */
+export interface MailTransport {
+  send(message: { from: string; to: string; subject: string; text: string }): Promise<void>;
+}
+
+export function smtpTransport(url: string): MailTransport {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send(message) {
+      await transport.sendMail(message);
+    },
+  };
+}
+
+const QUEUE = 'notifications.deliver';
+
+export class Outbox {
+  private readonly db: DatabaseHandle;
+  private readonly jobs: JobQueue;
+  private readonly transport: MailTransport | undefined;
+  private readonly from: string;
+  private readonly log: () => FastifyBaseLogger | undefined;
+
+  constructor(
+    db: DatabaseHandle,
+    jobs: JobQueue,
+    transport: MailTransport | undefined,
+    from: string,
+    log: () => FastifyBaseLogger | undefined,
+  ) {
+    this.db = db;
+    this.jobs = jobs;
+    this.transport = transport;
+    this.from = from;
+    this.log = log;
+    jobs.define<{ id: number }>({
+      name: QUEUE,
+      handler: (data) => this.deliver(data.id),
+      retryLimit: 10,
+      retryDelaySeconds: 5,
+      expireInSeconds: 120,
+    });
+  }
+
+  /** Records a notification in the caller's transaction and schedules its delivery. */
+  async enqueue(sql: RawSql, notification: Notification): Promise<number> {
+    const [row] = await sql.query<{ id: number }>(
+      'insert into notification_outbox (tenant_id, recipient, subject, body) values ($1, $2, $3, $4) returning id::int as id',
+      [notification.tenantId, notification.recipient, notification.subject, notification.body],
+    );
+    await this.jobs.send(QUEUE, { id: row!.id }, {}, sql);
+    return row!.id;
+  }
+
+  async records(tenantId: number): Promise<OutboxRecord[]> {
+    return this.db.query<OutboxRecord>(
+      `select id::int as id, tenant_id as "tenantId", recipient, subject, body, sent_at as "sentAt", attempts, last_error as "lastError"
+         from notification_outbox where tenant_id = $1 order by id`,
+      [tenantId],
+    );
+  }
+
+  async deliver(id: number): Promise<void> {
+    const [record] = await this.db.query<OutboxRecord>(
+      'select id::int as id, recipient, subject, body, sent_at as "sentAt" from notification_outbox where id = $1',
+      [id],
+    );
+    if (!record || record.sentAt) return;
+    if (!this.transport) {
+      await this.db.query(
+        "update notification_outbox set last_error = 'SMTP_URL is not set: kept in the outbox' where id = $1",
+        [id],
+      );
+      this.log()?.warn(
+        { notification: id, recipient: record.recipient },
+        'notification kept in the outbox: SMTP_URL is not set',
+      );
+      return;
+    }
+    try {
+      await this.transport.send({
+        from: this.from,
+        to: record.recipient,
+        subject: record.subject,
+        text: record.body,
+      });
+      await this.db.query(
+        'update notification_outbox set sent_at = now(), attempts = attempts + 1, last_error = null where id = $1',
+        [id],
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.db.query(
+        'update notification_outbox set attempts = attempts + 1, last_error = $2 where id = $1',
+        [id, message.slice(0, 1000)],
+      );
+      this.log()?.warn(
+        { notification: id, err: error },
+        'notification delivery failed; it will be retried',
+      );
+      throw error;
+    }
+  }
+}
