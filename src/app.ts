@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { registerAuthentication } from './http/authentication.ts';
+import { ApiError } from './http/errors.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { registerHealth } from './http/health.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -124,12 +125,28 @@ export async function buildApp(
     }),
     bodyLimit: config.jsonBodyLimitBytes,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that arrive while closing get the contract's error body (hook below).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new ApiError(
+        503,
+        'ShuttingDown',
+        'This server is shutting down; send the request again.',
+        {
+          headers: { 'Retry-After': '1' },
+        },
+      );
+    }
   });
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info(

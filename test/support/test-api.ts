@@ -2,7 +2,7 @@
 // tenant host, plus helpers to make tenants and tokens the way a client would.
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, createServices, type Services } from '../../src/app.ts';
+import { buildApp, createServices, type ServiceOverrides, type Services } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createTenantWithBootstrapApp } from '../../src/modules/tenants/tenant-provisioning.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
@@ -56,10 +56,13 @@ export interface TestApi {
 export const basicAuth = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  overrides: ServiceOverrides = {},
+): Promise<TestApi> {
   const config = loadConfig({ LOG_LEVEL: 'info', PORT: '8080', DATA_DIR: '/nonexistent', ...env });
   const database = await openTestDatabase();
-  const services = createServices(config, database.handle);
+  const services = createServices(config, database.handle, overrides);
   const logs = new LogLines();
   const app = await buildApp(services, { logStream: logs });
   await app.ready();
@@ -112,7 +115,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       });
       if (response.statusCode !== 200)
         throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
-      return (response.json() as { access_token: string }).access_token;
+      return response.json<{ access_token: string }>().access_token;
     },
     call({ method = 'GET', url, tenant, token, body, headers = {} }) {
       const bearer =
@@ -148,12 +151,12 @@ export function errorBody(response: LightMyRequestResponse): {
   Code: string;
   Errors?: { Field: string; Message: string }[];
 } {
-  const body = response.json() as {
+  const body = response.json<{
     IdentifierGuid: string;
     IdentifierTick: number;
     FriendlyDescription: string;
     Code: string;
-  };
+  }>();
   if (body.IdentifierGuid !== response.headers['x-request-id']) {
     throw new Error(
       `error body IdentifierGuid ${body.IdentifierGuid} differs from X-Request-Id ${String(response.headers['x-request-id'])}`,
