@@ -72,6 +72,20 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
     .send(serializeErrorBody(reply.request.id, error.code, error.message, error.errors));
 }
 
+interface DatabaseError extends Error {
+  code: string;
+}
+
+/** The driver's error behind a failed query (Drizzle wraps it, with the query's parameters). */
+export function databaseErrorOf(error: Error): DatabaseError | undefined {
+  for (const candidate of [error, error.cause]) {
+    const code = (candidate as { code?: unknown } | undefined)?.code;
+    if (candidate instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+      return candidate as DatabaseError;
+  }
+  return undefined;
+}
+
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
@@ -80,6 +94,16 @@ export function toApiError(error: FastifyError): ApiError {
     return new ApiError(400, 'ValidationFailed', `The request is not valid: ${summary}.`, {
       errors,
     });
+  }
+  // PostgreSQL data exceptions (class 22: a NUL character in text, a number out of range …)
+  // come from values the client sent: they are bad input, not server failures.
+  const sqlState = databaseErrorOf(error)?.code;
+  if (sqlState?.startsWith('22')) {
+    return new ApiError(
+      400,
+      'InvalidValue',
+      'A value in the request cannot be stored (for example a NUL character in a text).',
+    );
   }
   const known = FASTIFY_CODES[error.code];
   if (known) return new ApiError(known.status, known.code, known.message);
@@ -97,8 +121,15 @@ export function toApiError(error: FastifyError): ApiError {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message);
+    // A failed query is logged by its SQLSTATE and message only: the driver's error and Drizzle's
+    // wrapper both carry the query's parameters, which may hold secrets.
+    if (apiError.statusCode >= 500) {
+      const dbError = databaseErrorOf(error);
+      const details = dbError
+        ? { database: { code: dbError.code, message: dbError.message } }
+        : { err: error };
+      request.log.error(details, 'request failed');
+    } else request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message);
     return sendError(reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -101,6 +101,19 @@ describe('error body and request id', () => {
   });
 });
 
+describe('values the database cannot store', () => {
+  it('answers a NUL character in a text field with 400 InvalidValue, not 500', async () => {
+    const response = await api.call({
+      method: 'POST',
+      url: '/management/oauth/apps',
+      tenant: acme,
+      body: { Name: 'bad\u0000name', ApplicationTypeId: 1 },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(errorBody(response).Code).toBe('InvalidValue');
+  });
+});
+
 describe('paging', () => {
   it.each([
     ['skip=-1', 'skip'],

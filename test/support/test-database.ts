@@ -33,6 +33,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = databaseUrlFor(source.url, name);
   const pool = new pg.Pool({ connectionString: url, max: 5 });
+  // Dropping the database at the end ends connections that pool.end() has not closed yet.
+  pool.on('error', () => {});
   const handle = wrapPool(pool, url);
   const close = handle.close.bind(handle);
   handle.close = async () => {

@@ -1,8 +1,10 @@
 // Dynamic attribute types, their values, and replacing an item's attributes.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { badRequest, conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
 import type { Page, Paging } from '../../../http/paging.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../body-id.ts';
+import { pagedList } from '../paged-list.ts';
+import { translatingConstraints } from '../sql-errors.ts';
 import type {
   AttributeType,
   AttributeTypeBody,
@@ -12,7 +14,7 @@ import type {
 } from './attribute-schemas.ts';
 
 const COLUMNS = 'id as "Id", description as "Description"';
-const duplicate = (description: string) =>
+const duplicate = (description: string) => () =>
   conflict('DuplicateAttributeType', `A dynamic attribute type "${description}" already exists.`);
 
 export class AttributeService {
@@ -22,16 +24,15 @@ export class AttributeService {
   }
 
   async create(tenantId: number, body: AttributeTypeBody): Promise<AttributeType> {
-    try {
-      const [row] = await this.db.query<AttributeType>(
-        `insert into dynamic_attribute_types (tenant_id, description) values ($1, $2) returning ${COLUMNS}`,
-        [tenantId, body.Description],
-      );
-      return row!;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(body.Description);
-      throw error;
-    }
+    const [row] = await translatingConstraints(
+      () =>
+        this.db.query<AttributeType>(
+          `insert into dynamic_attribute_types (tenant_id, description) values ($1, $2) returning ${COLUMNS}`,
+          [tenantId, body.Description],
+        ),
+      { unique: duplicate(body.Description) },
+    );
+    return row!;
   }
 
   async get(tenantId: number, id: number): Promise<AttributeType> {
@@ -43,49 +44,39 @@ export class AttributeService {
     return row;
   }
 
-  async list(tenantId: number, paging: Paging): Promise<Page<AttributeType>> {
-    const [rows, [total]] = await Promise.all([
-      this.db.query<AttributeType>(
-        `select ${COLUMNS} from dynamic_attribute_types where tenant_id = $1 order by id offset $2 limit $3`,
-        [tenantId, paging.skip, paging.take],
-      ),
-      this.db.query<{ n: number }>(
-        'select count(*)::int as n from dynamic_attribute_types where tenant_id = $1',
-        [tenantId],
-      ),
-    ]);
-    return { Results: rows, TotalCount: total?.n ?? 0 };
+  list(tenantId: number, paging: Paging): Promise<Page<AttributeType>> {
+    return pagedList(this.db, 'dynamic_attribute_types', COLUMNS, tenantId, paging);
   }
 
   async update(tenantId: number, id: number, body: AttributeTypePatch): Promise<AttributeType> {
-    if (body.Id !== undefined && body.Id !== id)
-      throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
-    if (body.Description === undefined) return this.get(tenantId, id);
-    try {
-      const [row] = await this.db.query<AttributeType>(
-        `update dynamic_attribute_types set description = $3, version = version + 1 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-        [tenantId, id, body.Description],
-      );
-      if (!row) throw notFound(`Dynamic attribute type ${id}`);
-      return row;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(body.Description);
-      throw error;
-    }
+    assertBodyIdMatches(body.Id, id);
+    const description = body.Description;
+    if (description === undefined) return this.get(tenantId, id);
+    const [row] = await translatingConstraints(
+      () =>
+        this.db.query<AttributeType>(
+          `update dynamic_attribute_types set description = $3, version = version + 1 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
+          [tenantId, id, description],
+        ),
+      { unique: duplicate(description) },
+    );
+    if (!row) throw notFound(`Dynamic attribute type ${id}`);
+    return row;
   }
 
   async delete(tenantId: number, id: number): Promise<void> {
-    try {
-      const deleted = await this.db.query(
-        'delete from dynamic_attribute_types where tenant_id = $1 and id = $2 returning id',
-        [tenantId, id],
-      );
-      if (deleted.length === 0) throw notFound(`Dynamic attribute type ${id}`);
-    } catch (error) {
-      if (isForeignKeyViolation(error))
-        throw conflict('AttributeTypeInUse', `Dynamic attribute type ${id} is used by items.`);
-      throw error;
-    }
+    const deleted = await translatingConstraints(
+      () =>
+        this.db.query(
+          'delete from dynamic_attribute_types where tenant_id = $1 and id = $2 returning id',
+          [tenantId, id],
+        ),
+      {
+        foreignKey: () =>
+          conflict('AttributeTypeInUse', `Dynamic attribute type ${id} is used by items.`),
+      },
+    );
+    if (deleted.length === 0) throw notFound(`Dynamic attribute type ${id}`);
   }
 
   /** The values of a type that items use, with their TypeValueId. */

@@ -123,7 +123,13 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await categories.addMetadata(request.tenant.id, request.body)),
+      reply
+        .code(201)
+        .header(
+          'Location',
+          `/private/catalog/categorymetadata?categoryId=${request.body.CategoryId}`,
+        )
+        .send(await categories.addMetadata(request.tenant.id, request.body)),
   );
   app.put(
     '/private/catalog/categorymetadata',

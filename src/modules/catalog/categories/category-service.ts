@@ -1,6 +1,7 @@
 // Categories: a tree per tenant (no cycles), with key/value metadata.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { badRequest, conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { assertBodyIdMatches } from '../body-id.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../sql-errors.ts';
 import type {
   Category,
@@ -63,8 +64,7 @@ export class CategoryService {
     body: CategoryBody | CategoryPatch,
     partial: boolean,
   ): Promise<Category> {
-    if (body.Id !== undefined && body.Id !== id)
-      throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
+    assertBodyIdMatches(body.Id, id);
     return this.db.rawTransaction(async (sql) => {
       await sql.query(TREE_LOCK, [tenantId]);
       const [current] = await sql.query<{

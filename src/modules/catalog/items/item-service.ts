@@ -1,11 +1,12 @@
 // Items: create, read, full and partial update, delete, list and the simple search, with the
 // referential rules of the contract. Every write that touches several rows is one transaction.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { badRequest, conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
 import type { Paging } from '../../../http/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { MAX_ID } from '../common-schemas.ts';
+import { assertBodyIdMatches } from '../body-id.ts';
 import { isUniqueViolation } from '../sql-errors.ts';
 import { ITEM_BY_ID, ITEM_PAGE, itemArray } from './item-queries.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
@@ -134,7 +135,9 @@ export class ItemService {
       where.push('(i.default_item_id is null or i.default_item_id = i.id)');
     if (query.q !== undefined) {
       const words = query.q.match(/[\p{L}\p{N}]+/gu) ?? [];
-      if (words.length > 0)
+      // A query without a single word (only punctuation) matches nothing, not everything.
+      if (words.length === 0) where.push('false');
+      else
         add(
           (p) => `i.search_vector @@ to_tsquery('simple', ${p})`,
           words.map((w) => `${w.toLowerCase()}:*`).join(' & '),
@@ -184,8 +187,7 @@ export class ItemService {
     partial: boolean,
     checkVersion: VersionCheck,
   ): Promise<ItemJson> {
-    if (body.Id !== undefined && body.Id !== id)
-      throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
+    assertBodyIdMatches(body.Id, id);
     return this.write(async (sql) => {
       const current = await this.lock(sql, tenantId, id, checkVersion);
       const scalars = scalarsOf(body, partial ? current : undefined);

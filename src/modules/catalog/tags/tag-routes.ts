@@ -90,7 +90,10 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await tagService.map(request.tenant.id, request.body)),
+      reply
+        .code(201)
+        .header('Location', `/private/catalog/itemtagmappings?itemId=${request.body.ItemId}`)
+        .send(await tagService.map(request.tenant.id, request.body)),
   );
   app.get(
     '/private/catalog/itemtagmappings',

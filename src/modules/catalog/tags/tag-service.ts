@@ -1,12 +1,14 @@
 // Tags and the item–tag mappings.
 import type { DatabaseHandle } from '../../../db/database.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../../http/errors.ts';
+import { ApiError, conflict, notFound } from '../../../http/errors.ts';
 import type { Page, Paging } from '../../../http/paging.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../body-id.ts';
+import { pagedList } from '../paged-list.ts';
+import { isForeignKeyViolation, translatingConstraints } from '../sql-errors.ts';
 import type { ItemTagMapping, Tag, TagBody } from './tag-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name", description as "Description"';
-const duplicate = (name: string) =>
+const duplicate = (name: string) => () =>
   conflict('DuplicateTagName', `A tag named "${name}" already exists.`);
 
 export class TagService {
@@ -16,16 +18,15 @@ export class TagService {
   }
 
   async create(tenantId: number, body: TagBody): Promise<Tag> {
-    try {
-      const [row] = await this.db.query<Tag>(
-        `insert into tags (tenant_id, name, description) values ($1, $2, $3) returning ${COLUMNS}`,
-        [tenantId, body.Name, body.Description ?? null],
-      );
-      return row!;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(body.Name);
-      throw error;
-    }
+    const [row] = await translatingConstraints(
+      () =>
+        this.db.query<Tag>(
+          `insert into tags (tenant_id, name, description) values ($1, $2, $3) returning ${COLUMNS}`,
+          [tenantId, body.Name, body.Description ?? null],
+        ),
+      { unique: duplicate(body.Name) },
+    );
+    return row!;
   }
 
   async get(tenantId: number, id: number): Promise<Tag> {
@@ -37,47 +38,37 @@ export class TagService {
     return row;
   }
 
-  async list(tenantId: number, paging: Paging): Promise<Page<Tag>> {
-    const [rows, [total]] = await Promise.all([
-      this.db.query<Tag>(
-        `select ${COLUMNS} from tags where tenant_id = $1 order by id offset $2 limit $3`,
-        [tenantId, paging.skip, paging.take],
-      ),
-      this.db.query<{ n: number }>('select count(*)::int as n from tags where tenant_id = $1', [
-        tenantId,
-      ]),
-    ]);
-    return { Results: rows, TotalCount: total?.n ?? 0 };
+  list(tenantId: number, paging: Paging): Promise<Page<Tag>> {
+    return pagedList(this.db, 'tags', COLUMNS, tenantId, paging);
   }
 
   async update(tenantId: number, id: number, body: TagBody): Promise<Tag> {
-    if (body.Id !== undefined && body.Id !== id)
-      throw badRequest('IdMismatch', `The body's Id ${body.Id} differs from the path's ${id}.`);
-    try {
-      const [row] = await this.db.query<Tag>(
-        `update tags set name = $3, description = $4 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-        [tenantId, id, body.Name, body.Description ?? null],
-      );
-      if (!row) throw notFound(`Tag ${id}`);
-      return row;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(body.Name);
-      throw error;
-    }
+    assertBodyIdMatches(body.Id, id);
+    const [row] = await translatingConstraints(
+      () =>
+        this.db.query<Tag>(
+          `update tags set name = $3, description = $4 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
+          [tenantId, id, body.Name, body.Description ?? null],
+        ),
+      { unique: duplicate(body.Name) },
+    );
+    if (!row) throw notFound(`Tag ${id}`);
+    return row;
   }
 
   async delete(tenantId: number, id: number): Promise<void> {
-    try {
-      const deleted = await this.db.query(
-        'delete from tags where tenant_id = $1 and id = $2 returning id',
-        [tenantId, id],
-      );
-      if (deleted.length === 0) throw notFound(`Tag ${id}`);
-    } catch (error) {
-      if (isForeignKeyViolation(error))
-        throw conflict('TagInUse', `Tag ${id} is mapped to items; remove those mappings first.`);
-      throw error;
-    }
+    const deleted = await translatingConstraints(
+      () =>
+        this.db.query('delete from tags where tenant_id = $1 and id = $2 returning id', [
+          tenantId,
+          id,
+        ]),
+      {
+        foreignKey: () =>
+          conflict('TagInUse', `Tag ${id} is mapped to items; remove those mappings first.`),
+      },
+    );
+    if (deleted.length === 0) throw notFound(`Tag ${id}`);
   }
 
   /** Maps a tag to an item: 404 for an unknown item or tag, 409 when already mapped (as the v4 system). */
