@@ -1,6 +1,6 @@
 // Tenants: the rows every other table hangs from, and the lookup from a host's tenant name
 // that each request makes (cached briefly: a tenant deleted elsewhere is gone within seconds).
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Executor } from '../../db/database.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
@@ -57,10 +57,11 @@ export class TenantService {
 
   /** Deletes the tenant and, through cascades, everything it owns. */
   async delete(name: string): Promise<boolean> {
-    const deleted = await this.db
-      .delete(tenants)
-      .where(eq(tenants.name, name))
-      .returning({ id: tenants.id });
+    const deleted = await this.db.transaction(async (tx) => {
+      // References between the tenant's own rows are checked once the whole cascade is done.
+      await tx.execute(sql`set constraints all deferred`);
+      return tx.delete(tenants).where(eq(tenants.name, name)).returning({ id: tenants.id });
+    });
     this.byName.delete(name);
     return deleted.length > 0;
   }
