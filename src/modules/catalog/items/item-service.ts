@@ -8,7 +8,8 @@ import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attr
 import { MAX_ID } from '../common-schemas.ts';
 import { assertBodyIdMatches } from '../body-id.ts';
 import { isUniqueViolation } from '../sql-errors.ts';
-import { ITEM_BY_ID, ITEM_PAGE, itemArray } from './item-queries.ts';
+import { ITEM_BY_ID, itemArray } from './item-queries.ts';
+import { ItemPageAnchors } from './item-page-anchors.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
 import type { ItemBody, ItemPatch, ItemSearchQuery, Price, PriceInput } from './item-schemas.ts';
 import { dissolveEmptyGroups, isVariant, type VariantService } from './variant-service.ts';
@@ -82,11 +83,13 @@ export class ItemService {
   private readonly db: DatabaseHandle;
   private readonly attributes: AttributeService;
   private readonly variants: VariantService;
+  private readonly pages: ItemPageAnchors;
 
   constructor(db: DatabaseHandle, attributes: AttributeService, variants: VariantService) {
     this.db = db;
     this.attributes = attributes;
     this.variants = variants;
+    this.pages = new ItemPageAnchors(db);
   }
 
   async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<ItemJson> {
@@ -96,19 +99,8 @@ export class ItemService {
   }
 
   async list(tenantId: number, paging: Paging): Promise<ItemPageJson> {
-    const [[page], [count]] = await Promise.all([
-      this.db.prepared<{ json: string }>('catalog_item_page', ITEM_PAGE, [
-        tenantId,
-        paging.skip,
-        paging.take,
-      ]),
-      this.db.prepared<{ n: number }>(
-        'catalog_item_count',
-        'select items::int as n from catalog_item_counts where tenant_id = $1',
-        [tenantId],
-      ),
-    ]);
-    return pageJson(page?.json, count?.n ?? 0);
+    const page = await this.pages.page(tenantId, paging);
+    return pageJson(page.json, page.total);
   }
 
   async search(tenantId: number, query: ItemSearchQuery): Promise<ItemPageJson> {
