@@ -14,6 +14,8 @@ export interface Config {
   tokenTtlSeconds: number;
   integrationHost: string;
   provisioningDelaySeconds: number;
+  /** How long a provisioning job may run before it is taken to be dead and retried. */
+  provisioningTimeoutSeconds: number;
   /** Scheme and port that clients use to reach this server; they make each tenant's base URL. */
   publicScheme: 'http' | 'https';
   publicPort: number;
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
       defaultTenant,
     );
   }
+  const provisioningDelaySeconds = integer(env, 'PROVISIONING_DELAY_SECONDS', 0, 0, 86_400);
   return {
     port,
     host,
@@ -146,7 +149,15 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86_400),
     integrationHost: hostName(env, 'INTEGRATION_HOST', `integration.${apiHost}`),
-    provisioningDelaySeconds: integer(env, 'PROVISIONING_DELAY_SECONDS', 0, 0, 86_400),
+    provisioningDelaySeconds,
+    // Must outlast the delay: a job still waiting it out is alive, not dead.
+    provisioningTimeoutSeconds: integer(
+      env,
+      'PROVISIONING_TIMEOUT_SECONDS',
+      provisioningDelaySeconds + 60,
+      provisioningDelaySeconds + 1,
+      172_800,
+    ),
     publicScheme: oneOf(env, 'PUBLIC_SCHEME', ['http', 'https'] as const, 'http'),
     publicPort: integer(env, 'PUBLIC_PORT', port, 1, 65535),
     jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),

@@ -61,14 +61,8 @@ export class JobQueue {
         : new PgBoss({ ...common, db: bossDb(this.database) });
     boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
     await boss.start();
+    await this.createQueues(boss);
     for (const queue of this.queues) {
-      await boss.createQueue(queue.name, {
-        name: queue.name,
-        retryLimit: queue.retryLimit,
-        retryDelay: queue.retryDelaySeconds,
-        retryBackoff: true,
-        expireInSeconds: queue.expireInSeconds,
-      });
       await boss.work<object>(
         queue.name,
         {
@@ -89,6 +83,31 @@ export class JobQueue {
       );
     }
     this.boss = boss;
+  }
+
+  /**
+   * Creates the queues that do not exist yet. Servers starting together on one PostgreSQL take
+   * turns: pg-boss's create_queue deadlocks when two sessions create the same queue at once, and
+   * the loser of the deadlock would fail its start.
+   */
+  private async createQueues(boss: PgBoss): Promise<void> {
+    const create = async () => {
+      for (const queue of this.queues) {
+        await boss.createQueue(queue.name, {
+          name: queue.name,
+          retryLimit: queue.retryLimit,
+          retryDelay: queue.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: queue.expireInSeconds,
+        });
+      }
+    };
+    // The embedded database has one process and one connection (a transaction would block pg-boss).
+    if (this.database.engine !== 'postgres') return create();
+    await this.database.rawTransaction(async (sql) => {
+      await sql.query("select pg_advisory_xact_lock(hashtext('omni.jobs.create-queues'))");
+      await create();
+    });
   }
 
   /** Enqueues a job; with `sql`, inside the caller's transaction (it exists only if that commits). */

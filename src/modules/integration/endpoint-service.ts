@@ -99,19 +99,17 @@ export class EndpointService {
           'select status from integration_endpoints where tenant_id = $1 for update',
           [tenantId],
         );
-        if (existing && existing.status !== EndpointStatus.Failed) {
-          throw badRequest(
-            'EndpointAlreadyExists',
-            'This tenant already has an integration endpoint; delete it first.',
-          );
-        }
+        if (existing && existing.status !== EndpointStatus.Failed) throw endpointAlreadyExists();
         const [taken] = await sql.query(
           'select 1 from integration_endpoints where lower(service_name) = lower($1) and status in (1, 2) and tenant_id <> $2',
           [body.ServiceName, tenantId],
         );
         if (taken) throw serviceNameTaken(body.ServiceName);
-        // A failed endpoint is replaced by the new one.
-        await sql.query('delete from integration_endpoints where tenant_id = $1', [tenantId]);
+        // A failed endpoint is replaced by the new one (never one that a concurrent POST of
+        // this tenant has just created: that one makes the insert below fail).
+        await sql.query('delete from integration_endpoints where tenant_id = $1 and status = 3', [
+          tenantId,
+        ]);
         const [created] = await sql.query<{ generation: string }>(
           `insert into integration_endpoints (tenant_id, service_name, service_tier, admin_mail, status)
            values ($1, $2, $3, $4, 1) returning generation::text as generation`,
@@ -132,7 +130,12 @@ export class EndpointService {
         ]);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw serviceNameTaken(body.ServiceName);
+      if (isUniqueViolation(error)) {
+        // A concurrent POST of this tenant committed its endpoint first (one row per tenant).
+        if ((error as { constraint?: string }).constraint === 'integration_endpoints_pkey')
+          throw endpointAlreadyExists();
+        throw serviceNameTaken(body.ServiceName);
+      }
       throw error;
     }
   }
@@ -185,8 +188,32 @@ export class EndpointService {
     );
     return row;
   }
+
+  /**
+   * The endpoint a portal host shows: the one in creation or live under that name, else the
+   * latest failed one, so that a page opened during the creation shows its failure (Status 3)
+   * instead of "in progress" for ever.
+   */
+  async forPortal(
+    serviceName: string,
+  ): Promise<(EndpointRow & { tenantName: string; tenantCreatedAt: Date }) | undefined> {
+    const [row] = await this.db.query<EndpointRow & { tenantName: string; tenantCreatedAt: Date }>(
+      `select ${endpointColumns('e')}, t.name as "tenantName", t.created_at as "tenantCreatedAt"
+         from integration_endpoints e join tenants t on t.id = e.tenant_id
+        where lower(e.service_name) = lower($1)
+        order by e.status in (1, 2) desc, e.created_at desc
+        limit 1`,
+      [serviceName],
+    );
+    return row;
+  }
 }
 
+const endpointAlreadyExists = () =>
+  badRequest(
+    'EndpointAlreadyExists',
+    'This tenant already has an integration endpoint; delete it first.',
+  );
 const endpointNotFound = () =>
   new ApiError(404, 'EndpointNotFound', 'This tenant has no integration endpoint.');
 const keyNotReady = () =>

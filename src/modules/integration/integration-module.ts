@@ -44,7 +44,7 @@ export function createIntegrationModule(deps: IntegrationDependencies): Integrat
   const gatewayUrlOf = (serviceName: string) =>
     deps.urlOf(`${serviceName.toLowerCase()}.${integrationHost}`);
   // A job that runs longer than this is taken to be dead (its process crashed) and is retried.
-  const provisioningTimeoutSeconds = config.provisioningDelaySeconds + 60;
+  const provisioningTimeoutSeconds = config.provisioningTimeoutSeconds;
 
   const endpoints = new EndpointService(database, jobs, {
     portalUrlOf,

@@ -41,7 +41,7 @@ export const portalRoutes: FastifyPluginAsync<PortalOptions> = async (app, optio
     '/',
     { constraints: { host }, config, schema: { hide: true } },
     async (request, reply) => {
-      const endpoint = await options.endpoints.byServiceName(serviceNameOf(request.hostname));
+      const endpoint = await options.endpoints.forPortal(serviceNameOf(request.hostname));
       if (!endpoint) return notFoundPage(reply);
       const html = renderPortal({
         serviceName: endpoint.serviceName,
@@ -61,7 +61,7 @@ export const portalRoutes: FastifyPluginAsync<PortalOptions> = async (app, optio
     '/status',
     { constraints: { host }, config, schema: { hide: true, response: { 200: PortalStatus } } },
     async (request, reply) => {
-      const endpoint = await options.endpoints.byServiceName(serviceNameOf(request.hostname));
+      const endpoint = await options.endpoints.forPortal(serviceNameOf(request.hostname));
       if (!endpoint) return notFoundPage(reply);
       reply.header('Cache-Control', 'no-store');
       return {
