@@ -187,6 +187,7 @@ export async function buildApp(
   await services.oauth.tokens.start();
   services.logger.current = app.log;
   await services.jobs.start(app.log);
+  await services.outbox.requeueUnsent();
   app.addHook('onClose', async () => {
     services.oauth.tokens.stop();
     await services.jobs.stop();

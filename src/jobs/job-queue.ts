@@ -17,6 +17,8 @@ export interface QueueDefinition<Data extends object> {
   retryLimit: number;
   retryDelaySeconds: number;
   expireInSeconds: number;
+  /** Jobs of this queue one instance runs at the same time (one worker each). */
+  concurrency: number;
 }
 
 export interface JobQueueOptions {
@@ -63,26 +65,30 @@ export class JobQueue {
     await boss.start();
     await this.createQueues(boss);
     for (const queue of this.queues) {
-      await boss.work<object>(
-        queue.name,
-        {
-          pollingIntervalSeconds: this.options.pollingIntervalSeconds,
-          includeMetadata: true,
-          batchSize: 1,
-        },
-        async (jobs) => {
-          for (const job of jobs) {
-            const meta = job as unknown as { retryCount: number; retryLimit: number };
-            await queue.handler(job.data, {
-              id: job.id,
-              retryCount: meta.retryCount,
-              retryLimit: meta.retryLimit,
-            });
-          }
-        },
-      );
+      for (let worker = 0; worker < queue.concurrency; worker++) await this.work(boss, queue);
     }
     this.boss = boss;
+  }
+
+  private async work(boss: PgBoss, queue: QueueDefinition<object>): Promise<void> {
+    await boss.work<object>(
+      queue.name,
+      {
+        pollingIntervalSeconds: this.options.pollingIntervalSeconds,
+        includeMetadata: true,
+        batchSize: 1,
+      },
+      async (jobs) => {
+        for (const job of jobs) {
+          const meta = job as unknown as { retryCount: number; retryLimit: number };
+          await queue.handler(job.data, {
+            id: job.id,
+            retryCount: meta.retryCount,
+            retryLimit: meta.retryLimit,
+          });
+        }
+      },
+    );
   }
 
   /**

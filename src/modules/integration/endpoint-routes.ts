@@ -3,6 +3,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toApiError } from '../../http/error-handler.ts';
+import { checkIfMatch, setEtag } from '../../http/etag.ts';
 import type { ApiError } from '../../http/errors.ts';
 import { CreateEndpointBody, Endpoint, SubscriptionKey } from './endpoint-schemas.ts';
 import {
@@ -72,7 +73,11 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
         response: { 200: Endpoint },
       },
     },
-    async (request) => endpoints.get(request.tenant.id),
+    async (request, reply) => {
+      const { endpoint, version } = await endpoints.get(request.tenant.id);
+      setEtag(reply, version);
+      return endpoint;
+    },
   );
 
   app.delete(
@@ -85,7 +90,7 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
       },
     },
     async (request, reply) => {
-      await endpoints.delete(request.tenant.id);
+      await endpoints.delete(request.tenant.id, (current) => checkIfMatch(request, current));
       return reply.code(204).send(null);
     },
   );

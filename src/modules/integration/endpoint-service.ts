@@ -29,6 +29,8 @@ export interface EndpointRow {
   generation: string;
   jobId: string | null;
   createdAt: Date;
+  /** Moves on every change (status, key): the ETag. */
+  updatedAt: Date;
 }
 
 export const endpointColumns = (
@@ -36,7 +38,7 @@ export const endpointColumns = (
 ) => `${e}.tenant_id as "tenantId", ${e}.service_name as "serviceName",
   ${e}.service_tier as "serviceTier", ${e}.admin_mail as "adminMail", ${e}.status, ${e}.failure_reason as "failureReason",
   ${e}.subscription_key as "subscriptionKey", ${e}.generation::text as generation, ${e}.job_id as "jobId",
-  ${e}.created_at as "createdAt"`;
+  ${e}.created_at as "createdAt", ${e}.updated_at as "updatedAt"`;
 
 export const newSubscriptionKey = () => randomBytes(24).toString('base64url');
 
@@ -140,18 +142,30 @@ export class EndpointService {
     }
   }
 
-  async get(tenantId: number): Promise<Endpoint> {
+  async get(tenantId: number): Promise<{ endpoint: Endpoint; version: Date }> {
     const row = await this.row(tenantId);
     if (!row) throw endpointNotFound();
-    return this.toEndpoint(row);
+    return { endpoint: this.toEndpoint(row), version: row.updatedAt };
   }
 
-  /** Deletes the endpoint: cancels a creation in progress; the name and the key are free at once. */
-  async delete(tenantId: number): Promise<void> {
-    const [deleted] = await this.db.query<{ jobId: string | null; status: number }>(
-      'delete from integration_endpoints where tenant_id = $1 returning job_id as "jobId", status',
-      [tenantId],
-    );
+  /**
+   * Deletes the endpoint: cancels a creation in progress; the name and the key are free at once.
+   * `checkVersion` enforces If-Match against the current row.
+   */
+  async delete(tenantId: number, checkVersion: (version: Date) => void = () => {}): Promise<void> {
+    const deleted = await this.db.rawTransaction(async (sql) => {
+      const [current] = await sql.query<{ updatedAt: Date }>(
+        'select updated_at as "updatedAt" from integration_endpoints where tenant_id = $1 for update',
+        [tenantId],
+      );
+      if (!current) throw endpointNotFound();
+      checkVersion(current.updatedAt);
+      const [row] = await sql.query<{ jobId: string | null; status: number }>(
+        'delete from integration_endpoints where tenant_id = $1 returning job_id as "jobId", status',
+        [tenantId],
+      );
+      return row;
+    });
     if (!deleted) throw endpointNotFound();
     if (deleted.jobId && deleted.status === EndpointStatus.InProgress)
       await this.jobs.cancel(PROVISION_QUEUE, deleted.jobId);

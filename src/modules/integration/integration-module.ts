@@ -67,6 +67,8 @@ export function createIntegrationModule(deps: IntegrationDependencies): Integrat
     retryLimit: 3,
     retryDelaySeconds: 2,
     expireInSeconds: provisioningTimeoutSeconds,
+    // Each job mostly waits (the provisioning time); several run side by side per instance.
+    concurrency: 5,
   });
   const limiter =
     database.engine === 'postgres' ? new PostgresRateLimiter(database) : new MemoryRateLimiter();

@@ -61,6 +61,7 @@ export class Outbox {
       retryLimit: 10,
       retryDelaySeconds: 5,
       expireInSeconds: 120,
+      concurrency: 2,
     });
   }
 
@@ -82,23 +83,38 @@ export class Outbox {
     );
   }
 
-  async deliver(id: number): Promise<void> {
-    const [record] = await this.db.query<OutboxRecord>(
-      'select id::int as id, recipient, subject, body, sent_at as "sentAt" from notification_outbox where id = $1',
-      [id],
+  /**
+   * Queues again what was never sent (say it was kept while SMTP_URL was not set). Deliveries
+   * claim their record, so a record queued twice is still sent once.
+   */
+  async requeueUnsent(): Promise<number> {
+    if (!this.transport) return 0;
+    const rows = await this.db.query<{ id: number }>(
+      'select id::int as id from notification_outbox where sent_at is null order by id limit 10000',
     );
-    if (!record || record.sentAt) return;
+    for (const row of rows) await this.jobs.send(QUEUE, { id: row.id });
+    return rows.length;
+  }
+
+  async deliver(id: number): Promise<void> {
     if (!this.transport) {
       await this.db.query(
-        "update notification_outbox set last_error = 'SMTP_URL is not set: kept in the outbox' where id = $1",
+        "update notification_outbox set last_error = 'SMTP_URL is not set: kept in the outbox' where id = $1 and sent_at is null",
         [id],
       );
       this.log()?.warn(
-        { notification: id, recipient: record.recipient },
+        { notification: id },
         'notification kept in the outbox: SMTP_URL is not set',
       );
       return;
     }
+    const [record] = await this.db.query<OutboxRecord>(
+      `update notification_outbox set claimed_until = now() + interval '2 minutes'
+        where id = $1 and sent_at is null and (claimed_until is null or claimed_until < now())
+        returning id::int as id, recipient, subject, body`,
+      [id],
+    );
+    if (!record) return; // sent already, or another worker is sending it
     try {
       await this.transport.send({
         from: this.from,
@@ -106,14 +122,10 @@ export class Outbox {
         subject: record.subject,
         text: record.body,
       });
-      await this.db.query(
-        'update notification_outbox set sent_at = now(), attempts = attempts + 1, last_error = null where id = $1',
-        [id],
-      );
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await this.db.query(
-        'update notification_outbox set attempts = attempts + 1, last_error = $2 where id = $1',
+        'update notification_outbox set attempts = attempts + 1, last_error = $2, claimed_until = null where id = $1',
         [id, message.slice(0, 1000)],
       );
       this.log()?.warn(
@@ -122,5 +134,9 @@ export class Outbox {
       );
       throw error;
     }
+    await this.db.query(
+      'update notification_outbox set sent_at = now(), attempts = attempts + 1, last_error = null, claimed_until = null where id = $1',
+      [id],
+    );
   }
 }

@@ -860,3 +860,36 @@ describe('deleting a creation in progress', () => {
     expect(await api.services.outbox.records(tenantId)).toEqual([]);
   });
 });
+
+describe('ETag and If-Match', () => {
+  it('answers an ETag that changes with the status and the key, and refuses a stale If-Match on DELETE (412)', async () => {
+    const tenant = await api.createTenant('etagco');
+    await liveEndpoint(tenant, 'etag-co');
+    const first = await api.call({ url: ENDPOINT, tenant });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    expect((await api.call({ url: ENDPOINT, tenant })).headers.etag).toBe(etag);
+
+    expect((await api.call({ method: 'POST', url: KEY_PATH, tenant })).statusCode).toBe(200);
+    const after = (await api.call({ url: ENDPOINT, tenant })).headers.etag as string;
+    expect(after).not.toBe(etag);
+
+    const stale = await api.call({
+      method: 'DELETE',
+      url: ENDPOINT,
+      tenant,
+      headers: { 'if-match': etag },
+    });
+    expect(stale.statusCode).toBe(412);
+    expect(errorBody(stale).Code).toBe('PreconditionFailed');
+    expect((await api.call({ url: ENDPOINT, tenant })).statusCode).toBe(200);
+
+    const current = await api.call({
+      method: 'DELETE',
+      url: ENDPOINT,
+      tenant,
+      headers: { 'if-match': after },
+    });
+    expect(current.statusCode).toBe(204);
+  });
+});
