@@ -92,66 +92,27 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     async (request, reply) =>
       sendItem(reply, await items.get(request.tenant.id, request.params.id)),
   );
-  app.put(
-    '/private/catalog/item/:id',
-    { schema: { ...put, params: IdParams } },
-    async (request, reply) =>
-      sendItem(
-        reply,
-        await items.update(
-          request.tenant.id,
-          request.params.id,
-          request.body,
-          false,
-          ifMatch(request),
-        ),
-      ),
-  );
-  app.put(
-    '/private/catalog/item',
-    { schema: { ...put, summary: 'Update an item (full), Id in the body' } },
-    async (request, reply) =>
-      sendItem(
-        reply,
-        await items.update(
-          request.tenant.id,
-          bodyId(request.body),
-          request.body,
-          false,
-          ifMatch(request),
-        ),
-      ),
-  );
-  app.patch(
-    '/private/catalog/item/:id',
-    { schema: { ...patch, params: IdParams } },
-    async (request, reply) =>
-      sendItem(
-        reply,
-        await items.update(
-          request.tenant.id,
-          request.params.id,
-          request.body,
-          true,
-          ifMatch(request),
-        ),
-      ),
-  );
-  app.patch(
-    '/private/catalog/item',
-    { schema: { ...patch, summary: 'Partially update an item, Id in the body' } },
-    async (request, reply) =>
-      sendItem(
-        reply,
-        await items.update(
-          request.tenant.id,
-          bodyId(request.body),
-          request.body,
-          true,
-          ifMatch(request),
-        ),
-      ),
-  );
+  // PUT (full) and PATCH (partial), each with the id in the path or in the body.
+  for (const partial of [false, true]) {
+    const schema = partial ? patch : put;
+    const method = partial ? 'PATCH' : 'PUT';
+    const update = (request: FastifyRequest, body: ItemPatch, id: number) =>
+      items.update(request.tenant.id, id, body, partial, ifMatch(request));
+    app.route({
+      method,
+      url: '/private/catalog/item/:id',
+      schema: { ...schema, params: IdParams },
+      handler: async (request, reply) =>
+        sendItem(reply, await update(request, request.body, request.params.id)),
+    });
+    app.route({
+      method,
+      url: '/private/catalog/item',
+      schema: { ...schema, summary: `${schema.summary}, Id in the body` },
+      handler: async (request, reply) =>
+        sendItem(reply, await update(request, request.body, bodyId(request.body))),
+    });
+  }
   app.delete(
     '/private/catalog/item/:id',
     {
