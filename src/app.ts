@@ -1,7 +1,7 @@
 // Builds the Fastify instance from the cross-cutting plugins of src/http and the modules.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { registerAuthentication } from './http/authentication.ts';
@@ -115,7 +115,9 @@ export async function buildApp(
         ],
         censor: '[redacted]',
       },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      // Log lines are written asynchronously (and batched under load): a write per request on
+      // the request's own path would cost more than most requests do.
+      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
     genReqId: () => randomUUID(),
     // One access-log line per request (see below) instead of Fastify's two.

@@ -66,7 +66,9 @@ describe('GET /private/catalog/items at deep offsets', () => {
   });
 
   it('stays exact when another instance changed the items', async () => {
-    const other = await buildApp(createServices(api.config, api.database.handle));
+    const other = await buildApp(createServices(api.config, api.database.handle), {
+      logStream: api.logs,
+    });
     try {
       await idsAt(1200, 3, other);
       const [early] = await expectedIds(0, 1);

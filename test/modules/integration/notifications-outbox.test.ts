@@ -43,6 +43,7 @@ describe('notification outbox', () => {
     const transport = new RecordingTransport();
     const withSmtp = await buildApp(
       createServices(api.config, api.database.handle, { mailTransport: transport }),
+      { logStream: api.logs },
     );
     try {
       // Queued again by a second call as well: still sent once.

@@ -1,12 +1,13 @@
-// Deep pages without walking the whole offset. For each tenant this instance remembers the id
-// at every STRIDE-th position of the id order, with the `changes` generation it was read at.
-// A page at skip S starts from the anchor below S and skips only the rest; the same statement
-// checks that the generation has not moved (no insert or delete since), or answers nothing and
-// the caller falls back to a plain offset. Reads stay exact whatever other instances write.
+// Pages of items in id order. The page is read as one ordered index range (no sort, no join):
+// find the id at position `skip`, then take `take` documents from there. Finding that id at a
+// deep offset would walk the whole offset, so for each tenant this instance remembers the id at
+// every STRIDE-th position with the `changes` generation it was read at; a deep page starts from
+// the anchor below `skip` and walks only the rest. The same statement checks that the
+// generation has not moved (no insert or delete since); if it has, the page is read by plain
+// offset and the anchors are read again. Pages stay exact whatever other instances write.
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import type { Paging } from '../../../http/paging.ts';
-import { itemArray } from './item-queries.ts';
 
 export const ANCHOR_STRIDE = 1000;
 
@@ -16,27 +17,35 @@ interface Anchors {
 }
 
 export interface ItemPage {
-  json: string;
+  /** The page's item documents, in id order. */
+  documents: string[];
   total: number;
 }
 
-const COUNTS = 'from catalog_item_counts c where c.tenant_id = $1';
+interface PageRow {
+  total: number;
+  generation: string;
+  document: string;
+}
 
-const FROM_ANCHOR = `select c.items::int as total,
-    case when c.changes = $2::bigint then (${itemArray(
-      'i.tenant_id = $1 and i.id in (select id from items where tenant_id = $1 and id >= $3 order by id offset $4 limit $5)',
-    )}) end as json
-  ${COUNTS}`;
+const COUNTS = (column: string) =>
+  `(select ${column} from catalog_item_counts where tenant_id = $1)`;
 
-const BY_OFFSET = `select c.items::int as total, (${itemArray(
-  'i.tenant_id = $1 and i.id in (select id from items where tenant_id = $1 order by id offset $2 limit $3)',
-)}) as json
-  ${COUNTS}`;
+const BY_OFFSET = `select ${COUNTS('items::int')} as total, i.document from items i
+   where i.tenant_id = $1 and i.id >= (select id from items where tenant_id = $1 order by id offset $2 limit 1)
+   order by i.id limit $3`;
 
-const READ_ANCHORS = `select c.changes::text as generation,
+const FROM_ANCHOR = `select ${COUNTS('items::int')} as total, i.document from items i
+   where i.tenant_id = $1 and ${COUNTS('changes')} = $2::bigint
+     and i.id >= (select id from items where tenant_id = $1 and id >= $3 order by id offset $4 limit 1)
+   order by i.id limit $5`;
+
+const STATE = `select items::int as total, changes::text as generation from catalog_item_counts where tenant_id = $1`;
+
+const READ_ANCHORS = `select changes::text as generation,
     array(select id from (select id, row_number() over (order by id) - 1 as position from items where tenant_id = $1) p
            where position % ${ANCHOR_STRIDE} = 0 order by id) as ids
-  ${COUNTS}`;
+  from catalog_item_counts where tenant_id = $1`;
 
 export class ItemPageAnchors {
   private readonly db: DatabaseHandle;
@@ -54,27 +63,38 @@ export class ItemPageAnchors {
       const [anchors] = await this.db.query<Anchors>(READ_ANCHORS, [tenantId]);
       if (anchors) this.anchors.set(tenantId, anchors);
     }
-    const [row] = await this.db.prepared<{ total: number; json: string }>(
-      'catalog_item_page',
-      BY_OFFSET,
-      [tenantId, paging.skip, paging.take],
-    );
-    return row ?? { json: '[]', total: 0 };
+    const rows = await this.db.prepared<PageRow>('catalog_item_page', BY_OFFSET, [
+      tenantId,
+      paging.skip,
+      paging.take,
+    ]);
+    if (rows.length > 0) return { documents: rows.map((r) => r.document), total: rows[0]!.total };
+    return { documents: [], total: (await this.state(tenantId))?.total ?? 0 };
+  }
+
+  private state(tenantId: number): Promise<{ total: number; generation: string } | undefined> {
+    return this.db
+      .prepared<{ total: number; generation: string }>('catalog_item_state', STATE, [tenantId])
+      .then((r) => r[0]);
   }
 
   private async pageFromAnchor(tenantId: number, paging: Paging): Promise<ItemPage | undefined> {
     const anchors = this.anchors.get(tenantId);
     if (!anchors || anchors.ids.length === 0) return undefined;
     const k = Math.min(Math.floor(paging.skip / ANCHOR_STRIDE), anchors.ids.length - 1);
-    const [row] = await this.db.prepared<{ total: number; json: string | null }>(
-      'catalog_item_page_from_anchor',
-      FROM_ANCHOR,
-      [tenantId, anchors.generation, anchors.ids[k], paging.skip - k * ANCHOR_STRIDE, paging.take],
-    );
-    if (!row || row.json === null) {
-      this.anchors.delete(tenantId);
-      return undefined;
-    }
-    return { json: row.json, total: row.total };
+    const rows = await this.db.prepared<PageRow>('catalog_item_page_from_anchor', FROM_ANCHOR, [
+      tenantId,
+      anchors.generation,
+      anchors.ids[k],
+      paging.skip - k * ANCHOR_STRIDE,
+      paging.take,
+    ]);
+    if (rows.length > 0) return { documents: rows.map((r) => r.document), total: rows[0]!.total };
+    // No rows: past the end, or the generation moved (then the anchors are stale).
+    const state = await this.state(tenantId);
+    if (state && state.generation === anchors.generation)
+      return { documents: [], total: state.total };
+    this.anchors.delete(tenantId);
+    return undefined;
   }
 }

@@ -100,7 +100,7 @@ export class ItemService {
 
   async list(tenantId: number, paging: Paging): Promise<ItemPageJson> {
     const page = await this.pages.page(tenantId, paging);
-    return pageJson(page.json, page.total);
+    return pageJson(`[${page.documents.join(',')}]`, page.total);
   }
 
   async search(tenantId: number, query: ItemSearchQuery): Promise<ItemPageJson> {
