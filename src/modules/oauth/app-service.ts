@@ -1,10 +1,10 @@
 // OAuth apps of a tenant (contract §5.1): the rules live here, the routes only translate HTTP.
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../../db/database.ts';
+import type { Database, Executor, RawSql } from '../../db/database.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { Page, Paging } from '../../http/paging.ts';
-import { applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
+import { APPLICATION_TYPES, applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
 import type { App, AppBody } from './app-schemas.ts';
 import { generateSecret, hashSecret } from './secrets.ts';
 import { oauthApps } from './tables.ts';
@@ -21,6 +21,36 @@ export interface AppWithVersion {
   version: Date;
 }
 
+export interface AppJson {
+  /** The app in its wire shape, as JSON text. */
+  json: string;
+  /** The row version behind the ETag. */
+  version: Date;
+}
+
+// The hot read (an integrator's app is fetched with every token it holds): the wire JSON is
+// built by the database and passed through, as catalog items are. The type descriptions come in
+// as a parameter so that app-types.ts stays their one source. Dates match toApp()'s
+// toISOString(): UTC, milliseconds truncated, as node-postgres reads them.
+const APP_JSON_BY_ID = `
+  select json_build_object(
+      'ApplicationId', id,
+      'ApplicationSecret', null,
+      'Name', name,
+      'Description', description,
+      'IsPredefined', is_predefined,
+      'ApplicationTypeId', application_type_id,
+      'ApplicationTypeDescription', ($3::text[])[application_type_id],
+      'CreatedDate', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    )::text as json,
+    floor(extract(epoch from updated_at) * 1000)::float8 as version
+  from oauth_apps where tenant_id = $1 and id = $2`;
+
+const TYPE_DESCRIPTIONS = Array.from(
+  { length: Math.max(...Object.keys(APPLICATION_TYPES).map(Number)) },
+  (_, index) => APPLICATION_TYPES[index + 1]?.description ?? null,
+);
+
 function toApp(row: AppRow, secret: string | null = null): App {
   return {
     ApplicationId: row.id,
@@ -36,33 +66,23 @@ function toApp(row: AppRow, secret: string | null = null): App {
 
 export class AppService {
   private readonly db: Database;
+  private readonly raw: RawSql;
   private readonly tokens: TokenService;
-  private readonly byId;
 
-  constructor(db: Database, tokens: TokenService) {
+  constructor(db: Database, raw: RawSql, tokens: TokenService) {
     this.db = db;
+    this.raw = raw;
     this.tokens = tokens;
-    this.byId = db
-      .select()
-      .from(oauthApps)
-      .where(
-        and(
-          eq(oauthApps.tenantId, sql.placeholder('tenantId')),
-          eq(oauthApps.id, sql.placeholder('id')),
-        ),
-      )
-      .prepare('oauth_app_by_id');
   }
 
-  private async row(tenantId: number, id: string): Promise<AppRow> {
-    const [row] = await this.byId.execute({ tenantId, id });
+  async get(tenantId: number, id: string): Promise<AppJson> {
+    const [row] = await this.raw.prepared<{ json: string; version: number }>(
+      'oauth_app_json_by_id',
+      APP_JSON_BY_ID,
+      [tenantId, id, TYPE_DESCRIPTIONS],
+    );
     if (!row) throw notFound(`App ${id}`);
-    return row;
-  }
-
-  async get(tenantId: number, id: string): Promise<AppWithVersion> {
-    const row = await this.row(tenantId, id);
-    return { app: toApp(row), version: row.updatedAt };
+    return { json: row.json, version: new Date(row.version) };
   }
 
   async list(tenantId: number, paging: Paging): Promise<Page<App>> {

@@ -1,6 +1,6 @@
 // The oauth module's public face: its services and its routes.
 import type { FastifyPluginAsync } from 'fastify';
-import type { Database } from '../../db/database.ts';
+import type { Database, RawSql } from '../../db/database.ts';
 import { AppService } from './app-service.ts';
 import { appRoutes } from './app-routes.ts';
 import { ClientAuthentication } from './client-authentication.ts';
@@ -14,9 +14,9 @@ export interface OAuthModule {
   routes: FastifyPluginAsync;
 }
 
-export function createOAuthModule(db: Database, tokenTtlSeconds: number): OAuthModule {
+export function createOAuthModule(db: Database, sql: RawSql, tokenTtlSeconds: number): OAuthModule {
   const tokens = new TokenService(db, tokenTtlSeconds);
-  const apps = new AppService(db, tokens);
+  const apps = new AppService(db, sql, tokens);
   const clients = new ClientAuthentication(db);
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(tokenRoutes, { tokens, clients });

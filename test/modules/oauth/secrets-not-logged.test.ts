@@ -146,4 +146,26 @@ describe('the log', () => {
     for (const token of tokens) expect(log).not.toContain(token.split('.')[2]!);
     for (const header of authorizations) expect(log).not.toContain(header.split(' ')[1]!);
   });
+
+  it('redacts credentials from request headers and bodies that code logs', () => {
+    api.app.log.info(
+      {
+        req: {
+          headers: {
+            authorization: 'Bearer leaked-token',
+            'x-subscription-key': 'leaked-key',
+            cookie: 'session=leaked-cookie',
+          },
+        },
+        body: { client_secret: 'leaked-secret', ApplicationSecret: 'leaked-app-secret' },
+      },
+      'logged by mistake',
+    );
+    const line = api.logs
+      .text()
+      .split('\n')
+      .find((l) => l.includes('logged by mistake'))!;
+    expect(line).toContain('[redacted]');
+    expect(line).not.toMatch(/leaked/);
+  });
 });
