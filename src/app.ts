@@ -1,7 +1,7 @@
 // Builds the Fastify instance from the cross-cutting plugins of src/http and the modules.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { pino, type DestinationStream } from 'pino';
+import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { registerAuthentication } from './http/authentication.ts';
@@ -14,6 +14,7 @@ import { registerRouteAccess } from './http/route-access.ts';
 import { registerTenantResolution } from './http/tenant-host.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerVersioning } from './http/versioning.ts';
+import { stdoutLogDestination } from './log-destination.ts';
 import { createCatalogModule, type CatalogModule } from './modules/catalog/catalog-module.ts';
 import {
   createIntegrationModule,
@@ -101,6 +102,7 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const { config } = services;
+  const logDestination = options.logStream ? undefined : stdoutLogDestination();
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -116,9 +118,7 @@ export async function buildApp(
         ],
         censor: '[redacted]',
       },
-      // Log lines are written asynchronously (and batched under load): a write per request on
-      // the request's own path would cost more than most requests do.
-      stream: options.logStream ?? pino.destination({ dest: 1, sync: false }),
+      stream: options.logStream ?? logDestination!.stream,
     },
     genReqId: () => randomUUID(),
     // One access-log line per request (see below) instead of Fastify's two.
@@ -194,6 +194,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     services.oauth.tokens.stop();
     await services.jobs.stop();
+    logDestination?.close();
   });
   return app;
 }

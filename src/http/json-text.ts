@@ -2,5 +2,5 @@
 import type { FastifyReply } from 'fastify';
 
 export function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json);
+  return reply.type('application/json; charset=utf-8').send(Buffer.from(json));
 }

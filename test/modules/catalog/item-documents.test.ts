@@ -112,3 +112,55 @@ describe('what an item shows from other tables', () => {
     expect((await listed(master.Id)).Prices).toEqual(prices.json());
   });
 });
+
+// The wire text of a document: compact JSON, everything outside ASCII as \u escapes (UTF-16 code
+// units, so a surrogate pair above U+FFFF).
+const compactAscii = (value: unknown) =>
+  JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
+describe('the text of a document', () => {
+  it('is compact JSON', async () => {
+    const item = await createItem(api, acme, { Name: 'plain', Rating: 4.5 });
+    const fetched = await api.call({ url: `${CATALOG}/item/${item.Id}`, tenant: acme });
+    expectStatus(fetched, 200);
+    expect(fetched.body).toBe(compactAscii(fetched.json()));
+  });
+
+  it('sends text outside ASCII as escapes that read back as the same text, in fetches and lists', async () => {
+    const text = {
+      Name: 'Şık ayakkabı',
+      ShortDescription: 'café, 👟 & "quotes" \\ \\u0041 \u2028',
+      LongDescription: '漢字\nline\ttwo',
+    };
+    const priceType = await createPriceType(api, acme, { PriceTypeSymbol: '€' });
+    const tag = await createTag(api, acme, { Name: 'İndirim', Description: 'Ünlü' });
+    const item = await createItem(api, acme, {
+      ...text,
+      Prices: [{ NormalPrice: 5, PriceTypeId: priceType.Id }],
+      Tags: [{ Id: tag.Id }],
+    });
+    expect(item).toMatchObject(text);
+
+    const fetched = await api.call({ url: `${CATALOG}/item/${item.Id}`, tenant: acme });
+    expectStatus(fetched, 200);
+    expect(fetched.body).toMatch(/^[\x20-\x7e]*$/);
+    expect(fetched.body).toContain('"Name":"\\u015e\\u0131k ayakkab\\u0131"');
+    expect(fetched.body).toContain('\\ud83d\\udc5f');
+    expect(fetched.body).toBe(compactAscii(fetched.json()));
+    expect(fetched.json()).toMatchObject({
+      ...text,
+      Prices: [{ PriceTypeSymbol: '€' }],
+      Tags: [{ Name: 'İndirim', Description: 'Ünlü' }],
+    });
+
+    const list = await api.call({
+      url: `${CATALOG}/items/search?itemIds=${item.Id}`,
+      tenant: acme,
+    });
+    expect(list.body).toMatch(/^[\x20-\x7e]*$/);
+    expect(await listed(item.Id)).toMatchObject(text);
+  });
+});
