@@ -15,29 +15,45 @@ const SEED = `
     from generate_series(1, ${ROWS}) i on conflict do nothing;`;
 const SELECT = 'select id, sku, name, price from bench_ideal_items where id = $1';
 
-type Lookup = (id: number) => Promise<unknown>;
+interface Lookup {
+  find(id: number): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 async function openLookup(): Promise<Lookup> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     await pool.query(SEED);
-    return async (id) =>
-      (await pool.query({ name: 'ideal_item_by_id', text: SELECT, values: [id] }))
-        .rows[0] as unknown;
+    return {
+      find: async (id) =>
+        (await pool.query({ name: 'ideal_item_by_id', text: SELECT, values: [id] }))
+          .rows[0] as unknown,
+      close: () => pool.end(),
+    };
   }
-  const db = new PGlite(path.join(await mkdtemp(path.join(tmpdir(), 'omni-ideal-')), 'pgdata'));
+  // The bench passes one directory for all its rounds: the table is seeded once.
+  const dir =
+    process.env.BENCH_IDEAL_DATA_DIR ?? (await mkdtemp(path.join(tmpdir(), 'omni-ideal-')));
+  const db = new PGlite(path.join(dir, 'pgdata'));
   await db.exec(SEED);
-  return async (id) => (await db.query(SELECT, [id])).rows[0];
+  return { find: async (id) => (await db.query(SELECT, [id])).rows[0], close: () => db.close() };
 }
 
 const lookup = await openLookup();
 const app = Fastify();
 app.get<{ Params: { id: string } }>('/items/:id', async (request, reply) => {
-  const row = await lookup(Number(request.params.id));
+  const row = await lookup.find(Number(request.params.id));
   if (!row) return reply.code(404).send({ Code: 'NotFound' });
   return row;
 });
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 const address = app.server.address() as { port: number };
 console.log(JSON.stringify({ listening: address.port }));
+// Closed cleanly on SIGTERM: the next round opens the same embedded database.
+process.once('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => lookup.close())
+    .then(() => process.exit(0));
+});

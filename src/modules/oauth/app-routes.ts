@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { App, AppBody, AppIdParams, AppList } from './app-schemas.ts';
-import { sendJsonText } from '../../http/json-text.ts';
 import type { AppService } from './app-service.ts';
 
 const tags = ['Apps'];
@@ -47,9 +46,12 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
       },
     },
     async (request, reply) => {
-      const { json, version } = await apps.get(request.tenant.id, request.params.applicationId);
+      const { app: found, version } = await apps.get(
+        request.tenant.id,
+        request.params.applicationId,
+      );
       setEtag(reply, version);
-      return sendJsonText(reply, json);
+      return found;
     },
   );
 
