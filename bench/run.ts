@@ -13,9 +13,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
-// The machine's speed drifts over minutes (shared host), so the baselines and the scenarios are
-// measured in alternating rounds and each ratio is taken within its round; the table shows the
-// median round.
+// The machine's speed drifts over minutes (shared host), so the scenarios are measured in
+// rounds with the ideal baseline measured between them, each round's ratios are taken against
+// the mean of the ideal runs just before and just after it, and the table shows the median.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const engine = DATABASE_URL ? 'postgres' : 'pglite';
 
@@ -235,6 +235,18 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** The ideal baseline of a round: the mean of its runs just before and just after the round. */
+function meanOf(before: Measured, after: Measured): Measured {
+  return {
+    scenario: before.scenario,
+    requestsPerSecond: Math.round((before.requestsPerSecond + after.requestsPerSecond) / 2),
+    p50: (before.p50 + after.p50) / 2,
+    p99: (before.p99 + after.p99) / 2,
+    non2xx: before.non2xx + after.non2xx,
+    errors: before.errors + after.errors,
+  };
+}
+
 interface RoundRow extends Measured {
   vsIdeal: number;
   vsHealth: number;
@@ -267,10 +279,13 @@ const rounds: RoundRow[][] = [];
 let seeded: Seeded | undefined;
 try {
   seeded = await seed(dataDir);
+  let idealBefore = await measureIdeal(idealDir);
   for (let round = 1; round <= ROUNDS; round++) {
     process.stderr.write(`round ${round} of ${ROUNDS}\n`);
-    const ideal = await measureIdeal(idealDir);
-    rounds.push(ratiosOf(ideal, await measureServer(seeded, SERVER_SCENARIOS)));
+    const server = await measureServer(seeded, SERVER_SCENARIOS);
+    const idealAfter = await measureIdeal(idealDir);
+    rounds.push(ratiosOf(meanOf(idealBefore, idealAfter), server));
+    idealBefore = idealAfter;
   }
 } finally {
   if (DATABASE_URL && seeded)

@@ -26,12 +26,13 @@ export async function serve(config: Config): Promise<void> {
   // connections idle at that moment, and one that turns idle after its answer would otherwise
   // hold the process open for the whole keep-alive timeout.
   let closing = false;
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async () => {
+  app.addHook('onResponse', (_request, _reply, done) => {
     if (closing) app.server.closeIdleConnections();
+    done();
   });
   await app.listen({ port: config.port, host: config.host });
 

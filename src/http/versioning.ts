@@ -33,17 +33,18 @@ export function negotiateVersion(accept: string | undefined): VersionNegotiation
 }
 
 export function registerVersioning(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Api-Version', LATEST_VERSION);
-    if (routeAccess(request) === 'operator') return;
+    if (routeAccess(request) === 'operator') return done();
     const result = negotiateVersion(request.headers.accept);
-    if ('rejected' in result) {
-      throw new ApiError(
+    if (!('rejected' in result)) return done();
+    done(
+      new ApiError(
         406,
         'UnsupportedApiVersion',
         `The Accept header asks for ${result.rejected}; this server supports API version ${SUPPORTED_VERSIONS.join(', ')} ` +
           `(send Accept: application/vnd.xomni.api-v4-0, or application/json for the latest).`,
-      );
-    }
+      ),
+    );
   });
 }
