@@ -17,6 +17,10 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 // rounds with the ideal baseline measured between them, each round's ratios are taken against
 // the mean of the ideal runs just before and just after it, and the table shows the median.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  console.error(`BENCH_ROUNDS must be a whole number ≥ 1 (got ${process.env.BENCH_ROUNDS}).`);
+  process.exit(1);
+}
 const engine = DATABASE_URL ? 'postgres' : 'pglite';
 
 interface Measured {

@@ -14,9 +14,9 @@ export interface OAuthModule {
   routes: FastifyPluginAsync;
 }
 
-export function createOAuthModule(db: Database, sql: RawSql, tokenTtlSeconds: number): OAuthModule {
+export function createOAuthModule(db: Database, raw: RawSql, tokenTtlSeconds: number): OAuthModule {
   const tokens = new TokenService(db, tokenTtlSeconds);
-  const apps = new AppService(db, sql, tokens);
+  const apps = new AppService(db, raw, tokens);
   const clients = new ClientAuthentication(db);
   const routes: FastifyPluginAsync = async (app) => {
     await app.register(tokenRoutes, { tokens, clients });

@@ -24,9 +24,13 @@ export interface ItemPage {
 
 interface PageRow {
   total: number;
-  generation: string;
   document: string;
 }
+
+const toPage = (rows: PageRow[]): ItemPage => ({
+  documents: rows.map((r) => r.document),
+  total: rows[0]!.total,
+});
 
 const COUNTS = (column: string) =>
   `(select ${column} from catalog_item_counts where tenant_id = $1)`;
@@ -68,7 +72,7 @@ export class ItemPageAnchors {
       paging.skip,
       paging.take,
     ]);
-    if (rows.length > 0) return { documents: rows.map((r) => r.document), total: rows[0]!.total };
+    if (rows.length > 0) return toPage(rows);
     return { documents: [], total: (await this.state(tenantId))?.total ?? 0 };
   }
 
@@ -89,7 +93,7 @@ export class ItemPageAnchors {
       paging.skip - k * ANCHOR_STRIDE,
       paging.take,
     ]);
-    if (rows.length > 0) return { documents: rows.map((r) => r.document), total: rows[0]!.total };
+    if (rows.length > 0) return toPage(rows);
     // No rows: past the end, or the generation moved (then the anchors are stale).
     const state = await this.state(tenantId);
     if (state && state.generation === anchors.generation)
