@@ -16,11 +16,13 @@ declare module 'fastify' {
   }
 }
 
-/** Another way to address a tenant (the integration gateway): undefined when not its host. */
-export type HostResolver = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Promise<Tenant | undefined>;
+/** Another way to address a tenant (the integration gateway). */
+export interface HostResolver {
+  /** Whether a host is this resolver's to answer, decided from the host name alone. */
+  handles(hostname: string): boolean;
+  /** The tenant the request addresses; throws the request's error when it has none. */
+  resolve(request: FastifyRequest, reply: FastifyReply): Promise<Tenant>;
+}
 
 export interface TenantHostOptions {
   apiHost: string;
@@ -39,32 +41,56 @@ export function tenantNameFromHost(hostname: string, apiHost: string): string | 
   return label.includes('.') || label === '' ? undefined : label;
 }
 
-export async function resolveTenant(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  options: TenantHostOptions,
-): Promise<RequestTenant> {
-  for (const resolve of options.hostResolvers ?? []) {
-    const tenant = await resolve(request, reply);
-    if (tenant) return { ...tenant, baseUrl: options.baseUrlOf(tenant.name) };
-  }
-  const name = tenantNameFromHost(request.hostname, options.apiHost) ?? options.defaultTenant;
-  if (name === undefined) {
-    throw new ApiError(
-      404,
-      'TenantNotFound',
-      `No tenant is addressed by host "${request.hostname}"; call {tenant}.${options.apiHost}.`,
-    );
-  }
-  const tenant = await options.tenants.findByName(name);
-  if (!tenant) throw new ApiError(404, 'TenantNotFound', `Tenant "${name}" does not exist.`);
-  return { ...tenant, baseUrl: options.baseUrlOf(tenant.name) };
+function tenantNotFound(name: string): ApiError {
+  return new ApiError(404, 'TenantNotFound', `Tenant "${name}" does not exist.`);
 }
 
 export function registerTenantResolution(app: FastifyInstance, options: TenantHostOptions): void {
+  const resolvers = options.hostResolvers ?? [];
+  // One RequestTenant per cached tenant row: most requests find both cached and allocate nothing.
+  const requestTenants = new WeakMap<Tenant, RequestTenant>();
+  const requestTenantOf = (tenant: Tenant): RequestTenant => {
+    let found = requestTenants.get(tenant);
+    if (!found) {
+      found = { ...tenant, baseUrl: options.baseUrlOf(tenant.name) };
+      requestTenants.set(tenant, found);
+    }
+    return found;
+  };
+
   app.decorateRequest('tenant', null as unknown as RequestTenant);
-  app.addHook('onRequest', async (request, reply) => {
-    if (routeAccess(request) === 'operator') return;
-    request.tenant = await resolveTenant(request, reply, options);
+  // A callback hook with a synchronous path: a tenant found in the cache costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (routeAccess(request) === 'operator') return done();
+    const hostname = request.hostname;
+    const resolver = resolvers.find((r) => r.handles(hostname));
+    if (resolver) {
+      resolver.resolve(request, reply).then((tenant) => {
+        request.tenant = requestTenantOf(tenant);
+        done();
+      }, done);
+      return;
+    }
+    const name = tenantNameFromHost(hostname, options.apiHost) ?? options.defaultTenant;
+    if (name === undefined) {
+      return done(
+        new ApiError(
+          404,
+          'TenantNotFound',
+          `No tenant is addressed by host "${hostname}"; call {tenant}.${options.apiHost}.`,
+        ),
+      );
+    }
+    const cached = options.tenants.cachedByName(name);
+    if (cached !== undefined) {
+      if (cached === null) return done(tenantNotFound(name));
+      request.tenant = requestTenantOf(cached);
+      return done();
+    }
+    options.tenants.findByName(name).then((tenant) => {
+      if (!tenant) return done(tenantNotFound(name));
+      request.tenant = requestTenantOf(tenant);
+      done();
+    }, done);
   });
 }

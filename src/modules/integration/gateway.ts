@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
+import type { HostResolver } from '../../http/tenant-host.ts';
 import type { Tenant } from '../tenants/tenant-service.ts';
 import type { EndpointService } from './endpoint-service.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -24,11 +25,11 @@ export function gatewayHostResolver(
   endpoints: EndpointService,
   limiter: RateLimiter,
   options: GatewayOptions,
-) {
+): HostResolver {
   const suffix = `.${options.integrationHost}`;
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<Tenant | undefined> => {
+  const handles = (hostname: string) => hostname.toLowerCase().endsWith(suffix);
+  const resolve = async (request: FastifyRequest, reply: FastifyReply): Promise<Tenant> => {
     const host = request.hostname.toLowerCase();
-    if (!host.endsWith(suffix)) return undefined;
     const serviceName = host.slice(0, -suffix.length);
     const endpoint = serviceName.includes('.')
       ? undefined
@@ -67,4 +68,5 @@ export function gatewayHostResolver(
       createdAt: endpoint.tenantCreatedAt,
     };
   };
+  return { handles, resolve };
 }

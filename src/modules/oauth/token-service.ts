@@ -103,16 +103,8 @@ export class TokenService implements TokenVerifier {
 
   /** The principal of a bearer token presented on this tenant's host, or InvalidTokenError. */
   async verify(token: string, tenant: { id: number; baseUrl: string }): Promise<Principal> {
-    const cached = this.cache.get(token);
-    if (cached) {
-      if (cached.audience !== tenant.baseUrl)
-        throw new InvalidTokenError('The token was issued for another tenant.');
-      if (cached.principal.expiresAt <= Date.now()) {
-        this.cache.delete(token);
-        throw new InvalidTokenError('The token has expired.');
-      }
-      return cached.principal;
-    }
+    const cached = this.verifyCached(token, tenant);
+    if (cached) return cached;
     const generation = this.generation;
     const claims = await this.verifySignature(token, tenant.baseUrl);
     const principal = await this.checkStillValid(claims, tenant.id);
@@ -120,6 +112,20 @@ export class TokenService implements TokenVerifier {
     if (generation === this.generation && ttl > 0)
       this.cache.set(token, { audience: tenant.baseUrl, principal }, { ttl });
     return principal;
+  }
+
+  /** The principal of a token verified before (InvalidTokenError if it no longer holds), or
+   * undefined when this instance has not verified it yet. */
+  verifyCached(token: string, tenant: { baseUrl: string }): Principal | undefined {
+    const cached = this.cache.get(token);
+    if (!cached) return undefined;
+    if (cached.audience !== tenant.baseUrl)
+      throw new InvalidTokenError('The token was issued for another tenant.');
+    if (cached.principal.expiresAt <= Date.now()) {
+      this.cache.delete(token);
+      throw new InvalidTokenError('The token has expired.');
+    }
+    return cached.principal;
   }
 
   /** Verifies signature and claims, ignoring app state: used by revocation (RFC 7009). */

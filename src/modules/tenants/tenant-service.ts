@@ -29,6 +29,14 @@ export class TenantService {
     this.db = db;
   }
 
+  /** The cached answer for a name without waiting: the tenant, null for "no such tenant", or
+   * undefined when the cache does not know (then ask findByName). */
+  cachedByName(name: string): Tenant | null | undefined {
+    const cached = this.byName.get(name);
+    if (cached === undefined) return undefined;
+    return 'missing' in cached ? null : cached;
+  }
+
   async findByName(name: string): Promise<Tenant | undefined> {
     const cached = this.byName.get(name);
     if (cached) return 'missing' in cached ? undefined : cached;

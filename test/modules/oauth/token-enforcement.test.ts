@@ -241,6 +241,16 @@ describe('tokens that are refused with 401 invalid_token', () => {
     expect((await listApps(expired)).headers['www-authenticate']).toContain('expired');
   });
 
+  it('refuses a token once it expires, also after it was accepted (and cached)', async () => {
+    const { app } = await appWithToken(3);
+    const shortLived = await craftToken(app, { iat: now() - 10, exp: now() + 2 });
+    expect((await listApps(shortLived)).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const response = await listApps(shortLived);
+    expectInvalidToken(response);
+    expect(response.headers['www-authenticate']).toContain('expired');
+  });
+
   it('accepts a crafted token with the same claims that is still valid (the crafting is faithful)', async () => {
     const { app } = await appWithToken(3);
     const valid = await craftToken(app, { iat: now() - 10, exp: now() + 600 });
