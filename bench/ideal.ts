@@ -7,6 +7,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { PgliteStatements } from '../src/db/pglite-statements.ts';
 
 const ROWS = 100_000;
 const SEED = `
@@ -37,7 +38,12 @@ async function openLookup(): Promise<Lookup> {
     process.env.BENCH_IDEAL_DATA_DIR ?? (await mkdtemp(path.join(tmpdir(), 'omni-ideal-')));
   const db = new PGlite(path.join(dir, 'pgdata'));
   await db.exec(SEED);
-  return { find: async (id) => (await db.query(SELECT, [id])).rows[0], close: () => db.close() };
+  // Prepared as the server prepares its hot statements on PGlite.
+  const statements = new PgliteStatements(db);
+  return {
+    find: async (id) => (await statements.query('ideal_item_by_id', SELECT, [id]))[0],
+    close: () => db.close(),
+  };
 }
 
 const lookup = await openLookup();

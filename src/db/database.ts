@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { acquireDataDirLock } from './embedded-lock.ts';
+import { PgliteStatements } from './pglite-statements.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT>;
 export type Transaction = PgTransaction<
@@ -25,7 +26,7 @@ export type Engine = 'pglite' | 'postgres';
 /** Raw SQL, for the few places (migrations, health, bulk loads) that need no query builder. */
 export interface RawSql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
-  /** A hot read: on PostgreSQL prepared once per connection under this name. */
+  /** A hot statement: prepared once under this name (per connection on PostgreSQL). */
   prepared<Row = Record<string, unknown>>(
     name: string,
     text: string,
@@ -53,6 +54,7 @@ export function wrapPglite(
   onClose: () => Promise<void> = async () => {},
 ): DatabaseHandle {
   const db = drizzlePglite({ client }) as unknown as Database;
+  const statements = new PgliteStatements(client);
   return {
     engine: 'pglite',
     url: undefined,
@@ -65,8 +67,8 @@ export function wrapPglite(
       const result = await client.query<Row>(text, params);
       return result.rows;
     },
-    async prepared<Row>(_name: string, text: string, params: unknown[]) {
-      return (await client.query<Row>(text, params)).rows;
+    prepared<Row>(name: string, text: string, params: unknown[]) {
+      return statements.query<Row>(name, text, params);
     },
     async exec(script: string) {
       await client.exec(script);
