@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { sendJsonText } from '../../http/json-text.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { App, AppBody, AppIdParams, AppList } from './app-schemas.ts';
 import type { AppService } from './app-service.ts';
@@ -46,12 +47,9 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
       },
     },
     async (request, reply) => {
-      const { app: found, version } = await apps.get(
-        request.tenant.id,
-        request.params.applicationId,
-      );
+      const { json, version } = await apps.get(request.tenant.id, request.params.applicationId);
       setEtag(reply, version);
-      return found;
+      return sendJsonText(reply, json);
     },
   );
 

@@ -21,20 +21,18 @@ export interface AppWithVersion {
   version: Date;
 }
 
-// The hot read (an integrator's app is fetched with every token it holds): one prepared select
-// of the columns the wire shape needs, without the query builder. Building the JSON in SQL
-// instead was as fast on PostgreSQL and slower on PGlite, which parses and plans every
-// statement it runs (docs/design.md).
-const APP_BY_ID = `select id, name, description, is_predefined as "isPredefined",
-    application_type_id as "applicationTypeId", created_at as "createdAt", updated_at as "updatedAt"
+/** An app as JSON text in its wire shape (kept by the database), with its row version. */
+export interface AppJson {
+  json: string;
+  version: Date;
+}
+
+// The hot read (integrators fetch their app with every token they hold): the stored document
+// (0009_app_documents.sql) by primary key, prepared, passed through without parsing it.
+const APP_JSON_BY_ID = `select document as json, updated_at as version
   from oauth_apps where tenant_id = $1 and id = $2`;
 
-type AppReadRow = Pick<
-  AppRow,
-  'id' | 'name' | 'description' | 'isPredefined' | 'applicationTypeId' | 'createdAt' | 'updatedAt'
->;
-
-function toApp(row: AppReadRow, secret: string | null = null): App {
+function toApp(row: AppRow, secret: string | null = null): App {
   return {
     ApplicationId: row.id,
     ApplicationSecret: secret,
@@ -58,10 +56,13 @@ export class AppService {
     this.tokens = tokens;
   }
 
-  async get(tenantId: number, id: string): Promise<AppWithVersion> {
-    const [row] = await this.raw.prepared<AppReadRow>('oauth_app_by_id', APP_BY_ID, [tenantId, id]);
+  async get(tenantId: number, id: string): Promise<AppJson> {
+    const [row] = await this.raw.prepared<AppJson>('oauth_app_json_by_id', APP_JSON_BY_ID, [
+      tenantId,
+      id,
+    ]);
     if (!row) throw notFound(`App ${id}`);
-    return { app: toApp(row), version: row.updatedAt };
+    return row;
   }
 
   async list(tenantId: number, paging: Paging): Promise<Page<App>> {

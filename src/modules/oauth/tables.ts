@@ -26,6 +26,8 @@ export const oauthApps = pgTable(
     secretVersion: integer('secret_version').notNull().default(1),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    /** The app's wire-shape JSON, built by the database on every write (0009_app_documents.sql). */
+    document: text('document'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

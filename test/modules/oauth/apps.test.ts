@@ -196,6 +196,29 @@ describe('GET /management/oauth/apps/{applicationId}', () => {
     expect(response.json<AppJson>()).toEqual({ ...created, ApplicationSecret: null });
   });
 
+  // The fetch passes the JSON the database keeps (0009_app_documents.sql); create answers the
+  // JSON the service builds. The two must agree for every type and any text.
+  it.each([1, 2, 3, 4])(
+    'answers an app of type %i exactly as create answered it, without the secret',
+    async (type) => {
+      const body = {
+        Name: `Şube "Kadıköy" \\ ${type} €5 🙂`,
+        Description: 'Tab\there, line\nthere, \u0001 and </script>',
+        ApplicationTypeId: type,
+      };
+      const created = await api.call({ method: 'POST', url: APPS, tenant: acme, body });
+      expect(created.statusCode, created.body).toBe(201);
+      const response = await getApp(created.json<AppJson>().ApplicationId);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.json<AppJson>()).toEqual({
+        ...created.json<AppJson>(),
+        ApplicationSecret: null,
+        ApplicationTypeDescription: TYPE_DESCRIPTIONS[type],
+      });
+    },
+  );
+
   it('answers the same ETag while the app is unchanged', async () => {
     const created = await createApp(api, acme, 1);
     const [a, b] = [await getApp(created.ApplicationId), await getApp(created.ApplicationId)];
