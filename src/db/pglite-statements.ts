@@ -24,6 +24,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return joined;
 }
 
+// The end of every run: execute the bound portal to its last row, then Sync.
+const EXECUTE_AND_SYNC = concat([protocol.serialize.execute({}), protocol.serialize.sync()]);
+
 export class PgliteStatements {
   private readonly client: PGlite;
   private readonly statements = new Map<string, Statement>();
@@ -37,17 +40,12 @@ export class PgliteStatements {
     // Like query(): never inside another caller's transaction, never beside another query.
     return this.client._runExclusiveTransaction(() =>
       this.client._runExclusiveQuery(async () => {
-        const statement = await this.statement(name, text);
-        const { messages } = await this.client.execProtocol(
-          concat([
-            protocol.serialize.bind({
-              statement: name,
-              values: this.serialize(statement.parameterTypes, params),
-            }),
-            protocol.serialize.execute({}),
-            protocol.serialize.sync(),
-          ]),
-        );
+        const statement = this.known(name, text) ?? (await this.prepare(name, text));
+        const bind = protocol.serialize.bind({
+          statement: name,
+          values: this.serialize(statement.parameterTypes, params),
+        });
+        const { messages } = await this.client.execProtocol(concat([bind, EXECUTE_AND_SYNC]));
         const described = statement.rowDescription
           ? [statement.rowDescription, ...messages]
           : messages;
@@ -56,13 +54,14 @@ export class PgliteStatements {
     );
   }
 
-  private async statement(name: string, text: string): Promise<Statement> {
+  private known(name: string, text: string): Statement | undefined {
     const known = this.statements.get(name);
-    if (known) {
-      if (known.text !== text)
-        throw new Error(`Statement "${name}" is already prepared as other SQL.`);
-      return known;
-    }
+    if (known && known.text !== text)
+      throw new Error(`Statement "${name}" is already prepared as other SQL.`);
+    return known;
+  }
+
+  private async prepare(name: string, text: string): Promise<Statement> {
     const { messages } = await this.client.execProtocol(
       concat([
         protocol.serialize.parse({ name, text }),
