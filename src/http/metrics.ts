@@ -6,18 +6,27 @@ export function registerMetrics(app: FastifyInstance): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code.',
-    labelNames,
-    registers: [registry],
-  });
+  const latencyName = 'http_request_duration_seconds';
   const latency = new Histogram({
-    name: 'http_request_duration_seconds',
+    name: latencyName,
     help: 'Time to answer HTTP requests, by method, route pattern and status code.',
     labelNames,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
+  });
+  // One observation per request: the request count is the histogram's own count of each label
+  // set, read out under the counter's name when /metrics is scraped.
+  const counted = `${latencyName}_count`;
+  new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await latency.get()).values)
+        if (metricName === counted) this.inc(labels, value);
+    },
   });
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -27,7 +36,6 @@ export function registerMetrics(app: FastifyInstance): Registry {
       route: request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched'),
       status: String(reply.statusCode),
     };
-    requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
     done();
   });

@@ -32,11 +32,24 @@ export function negotiateVersion(accept: string | undefined): VersionNegotiation
   return { rejected: accept };
 }
 
+// Clients send a few distinct Accept headers over and over: each is parsed once. Past this many,
+// new ones are parsed per request, so odd headers cannot grow the map.
+const REMEMBERED_ACCEPT_HEADERS = 100;
+
 export function registerVersioning(app: FastifyInstance): void {
+  const negotiated = new Map<string | undefined, VersionNegotiation>();
+  const negotiate = (accept: string | undefined) => {
+    let result = negotiated.get(accept);
+    if (result === undefined) {
+      result = negotiateVersion(accept);
+      if (negotiated.size < REMEMBERED_ACCEPT_HEADERS) negotiated.set(accept, result);
+    }
+    return result;
+  };
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Api-Version', LATEST_VERSION);
     if (routeAccess(request) === 'operator') return done();
-    const result = negotiateVersion(request.headers.accept);
+    const result = negotiate(request.headers.accept);
     if (!('rejected' in result)) return done();
     done(
       new ApiError(

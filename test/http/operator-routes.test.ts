@@ -52,6 +52,26 @@ describe('GET /metrics', () => {
     expect(text).not.toContain(acme.appId);
     expect(text).not.toContain('not-a-uuid');
   });
+
+  it('counts each answered request once, as many as the latency histogram observed', async () => {
+    const series = 'method="GET",route="/private/catalog/items",status="200"';
+    const countOf = (text: string, name: string) =>
+      Number(
+        new RegExp(`^${name}\\{${series.replace(/[/.]/g, '\\$&')}\\} (\\d+)$`, 'm').exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    const before = (await get('/metrics')).body;
+    for (let i = 0; i < 3; i++)
+      expect((await api.call({ url: '/private/catalog/items', tenant: acme })).statusCode).toBe(
+        200,
+      );
+    const after = (await get('/metrics')).body;
+    expect(countOf(after, 'http_requests_total') - countOf(before, 'http_requests_total')).toBe(3);
+    expect(countOf(after, 'http_requests_total')).toBe(
+      countOf(after, 'http_request_duration_seconds_count'),
+    );
+  });
 });
 
 describe('GET /docs', () => {
