@@ -23,8 +23,10 @@ export function registerMetrics(app: FastifyInstance): Registry {
     labelNames,
     registers: [registry],
     async collect() {
+      // Read first, then reset and fill without yielding: two scrapes at once cannot interleave.
+      const { values } = await latency.get();
       this.reset();
-      for (const { metricName, labels, value } of (await latency.get()).values)
+      for (const { metricName, labels, value } of values)
         if (metricName === counted) this.inc(labels, value);
     },
   });

@@ -13,6 +13,9 @@ import {
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+// The table also has `document`, the app's wire-shape JSON that a trigger keeps
+// (0009_app_documents.sql). Only the app fetch reads it, in its own SQL; left out here so that no
+// other select or returning() carries it.
 export const oauthApps = pgTable(
   'oauth_apps',
   {
@@ -26,8 +29,6 @@ export const oauthApps = pgTable(
     secretVersion: integer('secret_version').notNull().default(1),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
-    /** The app's wire-shape JSON, built by the database on every write (0009_app_documents.sql). */
-    document: text('document'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );
