@@ -72,6 +72,17 @@ describe('GET /metrics', () => {
       countOf(after, 'http_request_duration_seconds_count'),
     );
   });
+
+  it('answers two scrapes at once with the same count, not twice it', async () => {
+    const series =
+      /^http_requests_total\{method="GET",route="\/health\/live",status="200"\} (\d+)$/m;
+    const countOf = (text: string) => Number(series.exec(text)?.[1] ?? 0);
+    expect((await get('/health/live')).statusCode).toBe(200);
+    const expected = countOf((await get('/metrics')).body);
+    expect(expected).toBeGreaterThan(0);
+    const [a, b] = await Promise.all([get('/metrics'), get('/metrics')]);
+    expect([countOf(a.body), countOf(b.body)]).toEqual([expected, expected]);
+  });
 });
 
 describe('GET /docs', () => {
