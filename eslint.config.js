@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/', 'console/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -18,6 +19,67 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  // The direction of imports (shared/docs/architecture.md): a module imports only its own files
+  // and the shared layers; http/ and db/ import no module; db/ does not import jobs/. Files at
+  // src/ itself (config, the module contract, app wiring, CLI) are not elements: anyone may import
+  // them, and they may import anything.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': [
+        { type: 'module', pattern: 'src/modules/*', capture: ['name'] },
+        { type: 'http', pattern: 'src/http' },
+        { type: 'db', pattern: 'src/db' },
+        { type: 'jobs', pattern: 'src/jobs' },
+      ],
+      'boundaries/include': ['src/**/*.ts'],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            '{{from.element.type}} {{from.element.captured.name}} must not import {{to.element.type}} {{to.element.captured.name}}: modules import only their own files and the shared layers (docs/design.md, "Adding a module")',
+          policies: [
+            {
+              from: { element: { type: 'db' } },
+              allow: { to: { element: { types: { anyOf: ['db'] } } } },
+            },
+            {
+              from: { element: { type: 'http' } },
+              allow: { to: { element: { types: { anyOf: ['http', 'db'] } } } },
+            },
+            {
+              from: { element: { type: 'jobs' } },
+              allow: { to: { element: { types: { anyOf: ['jobs', 'db'] } } } },
+            },
+            {
+              from: { element: { type: 'module' } },
+              allow: [
+                {
+                  to: {
+                    element: {
+                      type: 'module',
+                      captured: { name: '{{from.element.captured.name}}' },
+                    },
+                  },
+                },
+                {
+                  to: {
+                    element: {
+                      types: { anyOf: ['http', 'db', 'jobs'] },
+                    },
+                  },
+                },
+              ],
+            },
+          ],
+        },
       ],
     },
   },

@@ -22,6 +22,12 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
   process.exit(1);
 }
 const engine: Engine = DATABASE_URL ? 'postgres' : 'pglite';
+// BENCH_ONLY=<regular expression>: only the scenarios whose name matches (the health baseline,
+// which every ratio needs, always runs), e.g. BENCH_ONLY='nearest store'.
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
+const selectedScenarios = SERVER_SCENARIOS.filter(
+  (s, index) => index === 0 || !only || only.test(s.name),
+);
 
 interface Measured {
   scenario: string;
@@ -286,7 +292,7 @@ try {
   let idealBefore = await measureIdeal(idealDir);
   for (let round = 1; round <= ROUNDS; round++) {
     process.stderr.write(`round ${round} of ${ROUNDS}\n`);
-    const server = await measureServer(seeded, SERVER_SCENARIOS);
+    const server = await measureServer(seeded, selectedScenarios);
     const idealAfter = await measureIdeal(idealDir);
     rounds.push(ratiosOf(meanOf(idealBefore, idealAfter), server));
     idealBefore = idealAfter;

@@ -14,27 +14,33 @@ import { registerRouteAccess } from './http/route-access.ts';
 import { registerTenantResolution } from './http/tenant-host.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerVersioning } from './http/versioning.ts';
+import { publicUrls } from './http/public-urls.ts';
+import { JobQueue } from './jobs/job-queue.ts';
 import { stdoutLogDestination } from './log-destination.ts';
-import { createCatalogModule, type CatalogModule } from './modules/catalog/catalog-module.ts';
+import type { AppModule, ModuleContext } from './module.ts';
+import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
 import {
   createIntegrationModule,
-  type IntegrationModule,
+  type IntegrationServices,
 } from './modules/integration/integration-module.ts';
 import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
-import { Outbox, smtpTransport, type MailTransport } from './modules/notifications/outbox.ts';
-import { createOAuthModule, type OAuthModule } from './modules/oauth/oauth-module.ts';
-import { JobQueue } from './jobs/job-queue.ts';
-import { TenantService } from './modules/tenants/tenant-service.ts';
+import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
+import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
+import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
+import type { TenantService } from './modules/tenants/tenant-service.ts';
+import { createTenantsModule } from './modules/tenants/tenants-module.ts';
 
 export interface Services {
   config: Config;
   database: DatabaseHandle;
   jobs: JobQueue;
-  outbox: Outbox;
+  /** Every module, in the order the server registers them. */
+  modules: AppModule[];
   tenants: TenantService;
-  oauth: OAuthModule;
-  catalog: CatalogModule;
-  integration: IntegrationModule;
+  oauth: OAuthServices;
+  outbox: Outbox;
+  catalog: CatalogServices;
+  integration: IntegrationServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -45,49 +51,59 @@ export interface ServiceOverrides {
   mailTransport?: MailTransport;
 }
 
-/** The URL clients use to reach a host of this server. */
-export function publicUrl(config: Config, host: string): string {
-  const defaultPort = config.publicScheme === 'https' ? 443 : 80;
-  const port = config.publicPort === defaultPort ? '' : `:${config.publicPort}`;
-  return `${config.publicScheme}://${host}${port}`;
-}
-
-export function tenantBaseUrl(config: Config, tenantName: string): string {
-  return publicUrl(config, `${tenantName}.${config.apiHost}`);
-}
-
+/**
+ * Creates every module and wires what one needs of another. Adding a module is one line in the
+ * list at the end (and its creation above it).
+ */
 export function createServices(
   config: Config,
   database: DatabaseHandle,
   overrides: ServiceOverrides = {},
 ): Services {
   const logger: Services['logger'] = {};
-  const log = () => logger.current;
   const jobs = new JobQueue(database, {
     pollingIntervalSeconds: config.jobPollingIntervalSeconds,
     maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
   });
-  const transport =
-    overrides.mailTransport ?? (config.smtpUrl ? smtpTransport(config.smtpUrl) : undefined);
-  const outbox = new Outbox(database, jobs, transport, config.smtpFrom, log);
+  const context: ModuleContext = {
+    config,
+    database,
+    jobs,
+    log: () => logger.current,
+    urls: publicUrls(config),
+  };
+
+  const notifications = createNotificationsModule(context, {
+    ...(overrides.mailTransport ? { mailTransport: overrides.mailTransport } : {}),
+  });
+  // Tenants and tokens need each other: bound late, through the variables below.
+  const oauth = createOAuthModule(context, {
+    forgetTenant: (tenantId) => tenants.services.tenants.forget(tenantId),
+  });
+  const { tokens, apps } = oauth.services;
+  const tenants = createTenantsModule(context, {
+    createBootstrapApp: (tx, tenantId) => apps.createBootstrap(tx, tenantId),
+    invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
+    forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
+  });
+  const catalog = createCatalogModule(context);
+  const integration = createIntegrationModule(
+    context,
+    { notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification) },
+    { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
+  );
+
+  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration];
   return {
     config,
     database,
     jobs,
-    outbox,
-    tenants: new TenantService(database.db),
-    oauth: createOAuthModule(database.db, database, config.tokenTtlSeconds),
-    catalog: createCatalogModule(database),
-    integration: createIntegrationModule({
-      config,
-      database,
-      jobs,
-      outbox,
-      urlOf: (host) => publicUrl(config, host),
-      tenantBaseUrlOf: (name) => tenantBaseUrl(config, name),
-      log,
-      ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}),
-    }),
+    modules,
+    tenants: tenants.services.tenants,
+    oauth: oauth.services,
+    outbox: notifications.services.outbox,
+    catalog: catalog.services,
+    integration: integration.services,
     logger,
   };
 }
@@ -167,29 +183,29 @@ export async function buildApp(
   registerRouteAccess(app);
   registerErrorHandling(app);
   registerVersioning(app);
+  const { modules } = services;
   registerTenantResolution(app, {
     apiHost: config.apiHost,
     defaultTenant: config.defaultTenant,
-    baseUrlOf: (name) => tenantBaseUrl(config, name),
+    baseUrlOf: (name) => publicUrls(config).tenantBaseUrl(name),
     tenants: services.tenants,
-    hostResolvers: [services.integration.gateway],
+    hostResolvers: modules.flatMap((m) => m.hostResolvers ?? []),
   });
   registerAuthentication(app, services.oauth.tokens);
   await registerOpenApi(app);
   registerMetrics(app);
   registerHealth(app, services.database);
 
-  services.catalog.addSharedSchemas(app);
-  await app.register(services.oauth.routes);
-  await app.register(services.catalog.routes);
-  await app.register(services.integration.routes);
+  for (const module of modules) for (const schema of module.schemas ?? []) app.addSchema(schema);
+  for (const module of modules) if (module.routes) await app.register(module.routes);
+  for (const module of modules)
+    for (const queue of module.queues ?? []) services.jobs.define(queue);
 
-  await services.oauth.tokens.start();
   services.logger.current = app.log;
   await services.jobs.start(app.log);
-  await services.outbox.requeueUnsent();
+  for (const module of modules) await module.start?.();
   app.addHook('onClose', async () => {
-    services.oauth.tokens.stop();
+    for (const module of [...modules].reverse()) await module.stop?.();
     await services.jobs.stop();
     logDestination?.close();
   });

@@ -1,12 +1,12 @@
 // CLI entry: `serve` (npm start), `migrate`, `tenant create|list|delete`, `keys rotate`.
 import { parseArgs } from 'node:util';
-import { createServices, tenantBaseUrl, type Services } from './app.ts';
+import { createServices, type Services } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
-import { createTenantWithBootstrapApp } from './modules/tenants/tenant-provisioning.ts';
-import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-service.ts';
+import { migrateDatabase } from './schema.ts';
+import { publicUrls } from './http/public-urls.ts';
+import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-errors.ts';
 import { serve } from './server.ts';
 
 const USAGE = `Usage: npm run -s omni -- <command>
@@ -23,7 +23,7 @@ class UsageError extends Error {}
 async function withServices<T>(config: Config, fn: (services: Services) => Promise<T>): Promise<T> {
   const database = await openDatabase(config);
   try {
-    await migrate(database);
+    await migrateDatabase(database);
     return await fn(createServices(config, database));
   } finally {
     await database.close();
@@ -33,14 +33,9 @@ async function withServices<T>(config: Config, fn: (services: Services) => Promi
 async function tenantCommand(config: Config, args: string[], json: boolean): Promise<void> {
   const [action, name] = args;
   if (action === 'create' && name) {
-    await withServices(config, async ({ database, tenants, oauth }) => {
-      const { tenant, bootstrapApp } = await createTenantWithBootstrapApp(
-        database.db,
-        tenants,
-        oauth.apps,
-        name,
-      );
-      const baseUrl = tenantBaseUrl(config, tenant.name);
+    await withServices(config, async ({ tenants }) => {
+      const { tenant, bootstrapApp } = await tenants.create(name);
+      const baseUrl = publicUrls(config).tenantBaseUrl(tenant.name);
       if (json) {
         console.log(
           JSON.stringify({
@@ -65,7 +60,7 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
           JSON.stringify(
             all.map((t) => ({
               Tenant: t.name,
-              BaseUrl: tenantBaseUrl(config, t.name),
+              BaseUrl: publicUrls(config).tenantBaseUrl(t.name),
               CreatedDate: t.createdAt.toISOString(),
             })),
           ),
@@ -73,7 +68,9 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
       else if (all.length === 0) console.log('No tenants.');
       else
         for (const t of all)
-          console.log(`${t.name}\t${tenantBaseUrl(config, t.name)}\t${t.createdAt.toISOString()}`);
+          console.log(
+            `${t.name}\t${publicUrls(config).tenantBaseUrl(t.name)}\t${t.createdAt.toISOString()}`,
+          );
     });
   } else if (action === 'delete' && name) {
     const deleted = await withServices(config, ({ tenants }) => tenants.delete(name));
@@ -99,7 +96,7 @@ async function run(argv: string[]): Promise<void> {
     case 'migrate': {
       const database = await openDatabase(config);
       try {
-        const versions = await migrate(database);
+        const versions = await migrateDatabase(database);
         console.log(
           versions.length ? `Applied: ${versions.join(', ')}` : 'Migrations are up to date.',
         );

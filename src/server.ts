@@ -1,25 +1,20 @@
 // `serve`: open the database, migrate, make the demo tenant on a new embedded database, listen,
 // and shut down gracefully (finish what is in flight, close the database; a second signal exits).
-import { buildApp, createServices, tenantBaseUrl } from './app.ts';
+import { buildApp, createServices } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
-import { createTenantWithBootstrapApp } from './modules/tenants/tenant-provisioning.ts';
+import { migrateDatabase } from './schema.ts';
+import { publicUrls } from './http/public-urls.ts';
 
 const DEMO_TENANT = 'demo';
 
 export async function serve(config: Config): Promise<void> {
   const database = await openDatabase(config);
   const services = createServices(config, database);
-  await migrate(database);
+  await migrateDatabase(database);
   let demo;
   if (database.engine === 'pglite' && (await services.tenants.list()).length === 0) {
-    demo = await createTenantWithBootstrapApp(
-      database.db,
-      services.tenants,
-      services.oauth.apps,
-      DEMO_TENANT,
-    );
+    demo = await services.tenants.create(DEMO_TENANT);
   }
   const app = await buildApp(services);
   // While shutting down, answers end their keep-alive connection: server.close() ends only the
@@ -42,7 +37,7 @@ export async function serve(config: Config): Promise<void> {
     publicPort: config.publicPort === config.port ? port : config.publicPort,
   };
   if (demo) {
-    const base = tenantBaseUrl(portConfig, demo.tenant.name);
+    const base = publicUrls(portConfig).tenantBaseUrl(demo.tenant.name);
     const { ApplicationId: id, ApplicationSecret: secret } = demo.bootstrapApp;
     console.log(
       `\nCreated tenant "${demo.tenant.name}" at ${base} with its management app (the secret is shown only now):`,

@@ -2,8 +2,6 @@
 // An advisory lock makes concurrent starts of several instances apply them once.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import PgBoss from 'pg-boss';
-import { JOB_SCHEMA } from '../jobs/job-queue.ts';
 import type { DatabaseHandle } from './database.ts';
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
@@ -33,33 +31,8 @@ export async function loadMigrations(dir: string): Promise<Migration[]> {
 }
 
 /** Applies pending migrations; returns the versions applied by this call. */
-export async function migrate(
-  database: DatabaseHandle,
-  migrations?: Migration[],
-): Promise<string[]> {
-  const applied = await applyMigrations(database, migrations);
-  await ensureJobSchema(database);
-  return applied;
-}
-
-/**
- * The job queue's tables are pg-boss's own, created from its construction script on a new
- * database (pg-boss migrates them itself when a later version starts).
- */
-async function ensureJobSchema(database: DatabaseHandle): Promise<void> {
-  const exists = async () =>
-    (
-      await database.query<{ exists: boolean }>(
-        `select to_regclass('${JOB_SCHEMA}.version') is not null as exists`,
-      )
-    )[0]?.exists;
-  if (await exists()) return;
-  try {
-    await database.exec(PgBoss.getConstructionPlans(JOB_SCHEMA));
-  } catch (error) {
-    // Another instance starting at the same moment created it first.
-    if (!(await exists())) throw error;
-  }
+export function migrate(database: DatabaseHandle, migrations?: Migration[]): Promise<string[]> {
+  return applyMigrations(database, migrations);
 }
 
 async function applyMigrations(

@@ -1,6 +1,8 @@
 // Turns every failure into the contract's error body: our ApiErrors, schema validation,
 // Fastify's own body-parsing errors, unknown routes, and anything unexpected (500, logged).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sqlStateOf } from '../db/constraint-violation.ts';
+import { generalConstraintError } from './constraint-errors.ts';
 import { ApiError, type FieldError } from './errors.ts';
 import { serializeErrorBody } from './error-body.ts';
 
@@ -95,9 +97,11 @@ export function toApiError(error: FastifyError): ApiError {
       errors,
     });
   }
+  const constraintError = generalConstraintError(error);
+  if (constraintError) return constraintError;
   // PostgreSQL data exceptions (class 22: a NUL character in text, a number out of range …)
   // come from values the client sent: they are bad input, not server failures.
-  const sqlState = databaseErrorOf(error)?.code;
+  const sqlState = sqlStateOf(error);
   if (sqlState?.startsWith('22')) {
     return new ApiError(
       400,

@@ -1,5 +1,8 @@
-// skip/take query parameters and the {Results, TotalCount} list shape (contract §4).
+// skip/take query parameters and the list envelopes (contract §4): `{Results, TotalCount}` for
+// management and private lists, `{"Data": …}` around everything public (device-facing) routes send.
 import { Type, type TSchema } from 'typebox';
+
+export type { Page, Paging } from '../db/paged-list.ts';
 
 export const PagingQuery = Type.Object({
   skip: Type.Integer({ minimum: 0, default: 0, description: 'Items to skip (default 0).' }),
@@ -11,11 +14,6 @@ export const PagingQuery = Type.Object({
   }),
 });
 
-export interface Paging {
-  skip: number;
-  take: number;
-}
-
 export const PagedResult = <T extends TSchema>(item: T, title: string) =>
   Type.Object(
     {
@@ -25,7 +23,8 @@ export const PagedResult = <T extends TSchema>(item: T, title: string) =>
     { title },
   );
 
-export interface Page<T> {
-  Results: T[];
-  TotalCount: number;
-}
+/** The public routes' envelope: `{"Data": …}`. */
+export const DataEnvelope = <T extends TSchema>(data: T, title: string) =>
+  Type.Object({ Data: data }, { title });
+
+export const inDataEnvelope = <T>(data: T): { Data: T } => ({ Data: data });

@@ -3,9 +3,8 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../db/database.ts';
+import { JOB_SCHEMA } from './job-schema.ts';
 import { bossDb } from './pglite-boss-adapter.ts';
-
-export const JOB_SCHEMA = 'pgboss';
 
 export interface QueueDefinition<Data extends object> {
   name: string;
@@ -19,6 +18,11 @@ export interface QueueDefinition<Data extends object> {
   expireInSeconds: number;
   /** Jobs of this queue one instance runs at the same time (one worker each). */
   concurrency: number;
+  /**
+   * A cron expression (UTC) to run the job on a schedule, once per occurrence across all
+   * instances (pg-boss's scheduler); its data is `{}`.
+   */
+  cron?: string;
 }
 
 export interface JobQueueOptions {
@@ -40,6 +44,7 @@ export class JobQueue {
   }
 
   define<Data extends object>(queue: QueueDefinition<Data>): void {
+    if (this.boss) throw new Error(`Queue ${queue.name} is defined after the job queue started`);
     this.queues.push(queue as unknown as QueueDefinition<object>);
   }
 
@@ -48,7 +53,7 @@ export class JobQueue {
     const common = {
       schema: JOB_SCHEMA,
       migrate: true,
-      schedule: false,
+      schedule: this.queues.some((q) => q.cron !== undefined),
       supervise: true,
       maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds,
     };
@@ -64,6 +69,9 @@ export class JobQueue {
     boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
     await boss.start();
     await this.createQueues(boss);
+    for (const queue of this.queues) {
+      if (queue.cron) await boss.schedule(queue.name, queue.cron, {}, { tz: 'UTC' });
+    }
     for (const queue of this.queues) {
       for (let worker = 0; worker < queue.concurrency; worker++) await this.work(boss, queue);
     }

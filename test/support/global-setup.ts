@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { PGLITE_EXTENSIONS, wrapPglite, wrapPool } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
+import { migrateDatabase } from '../../src/schema.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,7 +32,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await admin.query(`drop database if exists ${template}`);
     await admin.query(`create database ${template}`);
     const pool = new pg.Pool({ connectionString: databaseUrlFor(url, template), max: 1 });
-    await migrate(wrapPool(pool, databaseUrlFor(url, template)));
+    await migrateDatabase(wrapPool(pool, databaseUrlFor(url, template)));
     await pool.end();
     project.provide('testDatabase', { engine: 'postgres', url, template });
     return async () => {
@@ -43,7 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = await mkdtemp(path.join(tmpdir(), 'omni-test-'));
   const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const database = wrapPglite(client);
-  await migrate(database);
+  await migrateDatabase(database);
   const snapshot = await client.dumpDataDir('none');
   const snapshotPath = path.join(dir, 'migrated.tar');
   await writeFile(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));

@@ -10,8 +10,7 @@ import { inject } from 'vitest';
 import { createServices } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/database.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { createTenantWithBootstrapApp } from '../../src/modules/tenants/tenant-provisioning.ts';
+import { migrateDatabase } from '../../src/schema.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(PROJECT_ROOT, 'src/main.ts');
@@ -267,7 +266,7 @@ async function migratedDump(): Promise<Blob> {
   if (source.engine === 'pglite') return new Blob([await readFile(source.snapshotPath)]);
   // The run's database is PostgreSQL; the children still need a migrated embedded one.
   const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
-  await migrate(wrapPglite(client));
+  await migrateDatabase(wrapPglite(client));
   const dump = await client.dumpDataDir('none');
   await client.close();
   return dump;
@@ -283,7 +282,7 @@ async function buildTemplate(tenants: string[]): Promise<string> {
   const database = wrapPglite(client);
   const services = createServices(loadConfig({ DATA_DIR: dir }), database);
   for (const name of tenants) {
-    await createTenantWithBootstrapApp(database.db, services.tenants, services.oauth.apps, name);
+    await services.tenants.create(name);
   }
   await database.close();
   return dir;

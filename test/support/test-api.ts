@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, createServices, type ServiceOverrides, type Services } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { createTenantWithBootstrapApp } from '../../src/modules/tenants/tenant-provisioning.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
 
 export interface TestTenant {
@@ -81,12 +80,7 @@ export async function startTestApi(
     database,
     logs,
     async createTenant(name) {
-      const { bootstrapApp } = await createTenantWithBootstrapApp(
-        database.handle.db,
-        services.tenants,
-        services.oauth.apps,
-        name,
-      );
+      const { bootstrapApp } = await services.tenants.create(name);
       const partial = {
         name,
         host: `${name}.${config.apiHost}`,

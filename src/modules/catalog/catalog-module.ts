@@ -1,6 +1,6 @@
-// The catalog module's public face: its services and its routes under /private/catalog.
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { DatabaseHandle } from '../../db/database.ts';
+// The catalog module: items with variants, prices and dynamic attributes, brands, the category
+// tree, tags and price types, under /private/catalog.
+import type { AppModule, ModuleContext } from '../../module.ts';
 import { attributeRoutes } from './attributes/attribute-routes.ts';
 import { AttributeService } from './attributes/attribute-service.ts';
 import { brandRoutes } from './brands/brand-routes.ts';
@@ -16,7 +16,7 @@ import { PriceTypeService } from './price-types/price-type-service.ts';
 import { tagRoutes } from './tags/tag-routes.ts';
 import { TagService } from './tags/tag-service.ts';
 
-export interface CatalogModule {
+export interface CatalogServices {
   items: ItemService;
   variants: VariantService;
   attributes: AttributeService;
@@ -24,15 +24,13 @@ export interface CatalogModule {
   categories: CategoryService;
   tags: TagService;
   priceTypes: PriceTypeService;
-  /** Schemas that refer to themselves, added once at the root so the OpenAPI document has them. */
-  addSharedSchemas(app: FastifyInstance): void;
-  routes: FastifyPluginAsync;
 }
 
-export function createCatalogModule(db: DatabaseHandle): CatalogModule {
+export function createCatalogModule(context: ModuleContext): AppModule<CatalogServices> {
+  const db = context.database;
   const attributes = new AttributeService(db);
   const variants = new VariantService(db);
-  const module: Omit<CatalogModule, 'routes' | 'addSharedSchemas'> = {
+  const services: CatalogServices = {
     items: new ItemService(db, attributes, variants),
     variants,
     attributes,
@@ -42,15 +40,17 @@ export function createCatalogModule(db: DatabaseHandle): CatalogModule {
     priceTypes: new PriceTypeService(db),
   };
   return {
-    ...module,
-    addSharedSchemas: (app) => app.addSchema(CategoryTreeItem),
+    name: 'catalog',
+    services,
+    // The category tree node refers to itself, so it is a named schema at the root.
+    schemas: [CategoryTreeItem],
     routes: async (app) => {
-      await app.register(itemRoutes, { items: module.items, variants });
+      await app.register(itemRoutes, { items: services.items, variants });
       await app.register(attributeRoutes, { attributes });
-      await app.register(brandRoutes, { brands: module.brands });
-      await app.register(categoryRoutes, { categories: module.categories });
-      await app.register(tagRoutes, { tagService: module.tags });
-      await app.register(priceTypeRoutes, { priceTypes: module.priceTypes });
+      await app.register(brandRoutes, { brands: services.brands });
+      await app.register(categoryRoutes, { categories: services.categories });
+      await app.register(tagRoutes, { tagService: services.tags });
+      await app.register(priceTypeRoutes, { priceTypes: services.priceTypes });
     },
   };
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { ApiError, badRequest } from '../../http/errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { isUniqueViolation } from '../catalog/sql-errors.ts';
+import { constraintViolationOf } from '../../db/constraint-violation.ts';
 import {
   EndpointStatus,
   SERVICE_NAME_PATTERN,
@@ -132,10 +132,10 @@ export class EndpointService {
         ]);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) {
+      const violation = constraintViolationOf(error);
+      if (violation?.kind === 'unique') {
         // A concurrent POST of this tenant committed its endpoint first (one row per tenant).
-        if ((error as { constraint?: string }).constraint === 'integration_endpoints_pkey')
-          throw endpointAlreadyExists();
+        if (violation.constraint === 'integration_endpoints_pkey') throw endpointAlreadyExists();
         throw serviceNameTaken(body.ServiceName);
       }
       throw error;

@@ -4,8 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
-import type { HostResolver } from '../../http/tenant-host.ts';
-import type { Tenant } from '../tenants/tenant-service.ts';
+import type { HostResolver, Tenant } from '../../http/tenant-host.ts';
 import type { EndpointService } from './endpoint-service.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 

@@ -1,11 +1,6 @@
 // The integration module's public face: the endpoint service, its provisioning job, the gateway
 // host resolver and the routes (management API and portal).
-import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { DatabaseHandle } from '../../db/database.ts';
-import type { HostResolver } from '../../http/tenant-host.ts';
-import type { JobQueue } from '../../jobs/job-queue.ts';
-import type { Outbox } from '../notifications/outbox.ts';
+import type { AppModule, ModuleContext } from '../../module.ts';
 import { endpointRoutes } from './endpoint-routes.ts';
 import { EndpointService, PROVISION_QUEUE } from './endpoint-service.ts';
 import { gatewayHostResolver } from './gateway.ts';
@@ -14,35 +9,38 @@ import {
   EndpointProvisioning,
   localGatewayProvisioner,
   type GatewayProvisioner,
+  type Notify,
   type ProvisionJob,
 } from './provisioning.ts';
 import { MemoryRateLimiter, PostgresRateLimiter } from './rate-limiter.ts';
 
-export interface IntegrationModule {
+export interface IntegrationServices {
   endpoints: EndpointService;
   provisioning: EndpointProvisioning;
-  gateway: HostResolver;
-  routes: FastifyPluginAsync;
 }
 
-export interface IntegrationDependencies {
-  config: Config;
-  database: DatabaseHandle;
-  jobs: JobQueue;
-  outbox: Outbox;
-  urlOf: (host: string) => string;
-  tenantBaseUrlOf: (tenantName: string) => string;
-  log: () => FastifyBaseLogger | undefined;
+/** What the integration module needs of other modules (passed in by app.ts). */
+export interface IntegrationNeeds {
+  /** Records an e-mail to the endpoint's admin inside the caller's transaction. */
+  notify: Notify;
+}
+
+export interface IntegrationOptions {
+  /** Stands in for the gateway provisioner (tests). */
   provisioner?: GatewayProvisioner;
 }
 
-export function createIntegrationModule(deps: IntegrationDependencies): IntegrationModule {
-  const { config, database, jobs } = deps;
+export function createIntegrationModule(
+  context: ModuleContext,
+  needs: IntegrationNeeds,
+  options: IntegrationOptions = {},
+): AppModule<IntegrationServices> {
+  const { config, database, jobs } = context;
   const integrationHost = config.integrationHost;
   const portalUrlOf = (serviceName: string) =>
-    deps.urlOf(`${serviceName.toLowerCase()}.portal.${integrationHost}`);
+    context.urls.of(`${serviceName.toLowerCase()}.portal.${integrationHost}`);
   const gatewayUrlOf = (serviceName: string) =>
-    deps.urlOf(`${serviceName.toLowerCase()}.${integrationHost}`);
+    context.urls.of(`${serviceName.toLowerCase()}.${integrationHost}`);
   // A job that runs longer than this is taken to be dead (its process crashed) and is retried.
   const provisioningTimeoutSeconds = config.provisioningTimeoutSeconds;
 
@@ -52,24 +50,15 @@ export function createIntegrationModule(deps: IntegrationDependencies): Integrat
   });
   const provisioning = new EndpointProvisioning(
     database,
-    deps.outbox,
-    deps.provisioner ?? localGatewayProvisioner,
+    needs.notify,
+    options.provisioner ?? localGatewayProvisioner,
     {
       delaySeconds: config.provisioningDelaySeconds,
       integrationHost,
       portalUrlOf,
-      log: deps.log,
+      log: context.log,
     },
   );
-  jobs.define<ProvisionJob>({
-    name: PROVISION_QUEUE,
-    handler: (data, job) => provisioning.run(data, job),
-    retryLimit: 3,
-    retryDelaySeconds: 2,
-    expireInSeconds: provisioningTimeoutSeconds,
-    // Each job mostly waits (the provisioning time); several run side by side per instance.
-    concurrency: 5,
-  });
   const limiter =
     database.engine === 'postgres' ? new PostgresRateLimiter(database) : new MemoryRateLimiter();
   const gateway = gatewayHostResolver(endpoints, limiter, {
@@ -78,16 +67,27 @@ export function createIntegrationModule(deps: IntegrationDependencies): Integrat
   });
 
   return {
-    endpoints,
-    provisioning,
-    gateway,
+    name: 'integration',
+    services: { endpoints, provisioning },
+    hostResolvers: [gateway],
+    queues: [
+      {
+        name: PROVISION_QUEUE,
+        handler: (data: ProvisionJob, job) => provisioning.run(data, job),
+        retryLimit: 3,
+        retryDelaySeconds: 2,
+        expireInSeconds: provisioningTimeoutSeconds,
+        // Each job mostly waits (the provisioning time); several run side by side per instance.
+        concurrency: 5,
+      },
+    ],
     routes: async (app) => {
       await app.register(endpointRoutes, { endpoints });
       await app.register(portalRoutes, {
         endpoints,
         integrationHost,
         gatewayUrlOf,
-        tokenUrlOf: (tenantName) => `${deps.tenantBaseUrlOf(tenantName)}/oauth/token`,
+        tokenUrlOf: (tenantName) => `${context.urls.tenantBaseUrl(tenantName)}/oauth/token`,
         limits: config.gatewayRateLimits,
       });
     },

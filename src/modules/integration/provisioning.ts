@@ -4,8 +4,7 @@
 // endpoint's generation, so a deleted or replaced endpoint is never brought back, and a job
 // that is retried after a crash resumes where the clock says it is.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../../db/database.ts';
-import type { Outbox } from '../notifications/outbox.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { SERVICE_TIERS } from './endpoint-schemas.ts';
 import { endpointColumns, newSubscriptionKey, type EndpointRow } from './endpoint-service.ts';
 
@@ -19,6 +18,12 @@ export interface GatewayProvisioner {
     portalHost: string;
   }): Promise<void>;
 }
+
+/** Records an e-mail inside the caller's transaction (the notifications module's outbox). */
+export type Notify = (
+  sql: RawSql,
+  notification: { tenantId: number; recipient: string; subject: string; body: string },
+) => Promise<unknown>;
 
 /** A failure that retrying will not mend: the endpoint fails (Status 3) at once. */
 export class ProvisioningError extends Error {}
@@ -51,18 +56,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class EndpointProvisioning {
   private readonly db: DatabaseHandle;
-  private readonly outbox: Outbox;
+  private readonly notify: Notify;
   private readonly provisioner: GatewayProvisioner;
   private readonly options: ProvisioningOptions;
 
   constructor(
     db: DatabaseHandle,
-    outbox: Outbox,
+    notify: Notify,
     provisioner: GatewayProvisioner,
     options: ProvisioningOptions,
   ) {
     this.db = db;
-    this.outbox = outbox;
+    this.notify = notify;
     this.provisioner = provisioner;
     this.options = options;
   }
@@ -112,7 +117,7 @@ export class EndpointProvisioning {
         [job.tenantId, job.generation, newSubscriptionKey()],
       );
       if (done.length === 0) return;
-      await this.outbox.enqueue(sql, {
+      await this.notify(sql, {
         tenantId: endpoint.tenantId,
         recipient: endpoint.adminMail,
         subject: `Integration endpoint ${endpoint.serviceName} is ready`,
@@ -139,7 +144,7 @@ export class EndpointProvisioning {
         [job.tenantId, job.generation, reason.slice(0, 2000)],
       );
       if (done.length === 0) return;
-      await this.outbox.enqueue(sql, {
+      await this.notify(sql, {
         tenantId: endpoint.tenantId,
         recipient: endpoint.adminMail,
         subject: `Integration endpoint ${endpoint.serviceName} could not be created`,

@@ -34,7 +34,10 @@ export function smtpTransport(url: string): MailTransport {
   };
 }
 
-const QUEUE = 'notifications.deliver';
+export const DELIVERY_QUEUE = 'notifications.deliver';
+export const PRUNE_QUEUE = 'notifications.prune';
+/** Sent notifications are kept this long (to answer "was it sent?"), then pruned. */
+export const SENT_RETENTION_DAYS = 30;
 
 export class Outbox {
   private readonly db: DatabaseHandle;
@@ -55,14 +58,6 @@ export class Outbox {
     this.transport = transport;
     this.from = from;
     this.log = log;
-    jobs.define<{ id: number }>({
-      name: QUEUE,
-      handler: (data) => this.deliver(data.id),
-      retryLimit: 10,
-      retryDelaySeconds: 5,
-      expireInSeconds: 120,
-      concurrency: 2,
-    });
   }
 
   /** Records a notification in the caller's transaction and schedules its delivery. */
@@ -71,7 +66,7 @@ export class Outbox {
       'insert into notification_outbox (tenant_id, recipient, subject, body) values ($1, $2, $3, $4) returning id::int as id',
       [notification.tenantId, notification.recipient, notification.subject, notification.body],
     );
-    await this.jobs.send(QUEUE, { id: row!.id }, {}, sql);
+    await this.jobs.send(DELIVERY_QUEUE, { id: row!.id }, {}, sql);
     return row!.id;
   }
 
@@ -92,8 +87,18 @@ export class Outbox {
     const rows = await this.db.query<{ id: number }>(
       'select id::int as id from notification_outbox where sent_at is null order by id limit 10000',
     );
-    for (const row of rows) await this.jobs.send(QUEUE, { id: row.id });
+    for (const row of rows) await this.jobs.send(DELIVERY_QUEUE, { id: row.id });
     return rows.length;
+  }
+
+  /** Removes notifications sent more than SENT_RETENTION_DAYS ago; answers how many. */
+  async pruneSent(): Promise<number> {
+    const [row] = await this.db.query<{ n: number }>(
+      `with gone as (delete from notification_outbox
+          where sent_at < now() - make_interval(days => ${SENT_RETENTION_DAYS}) returning 1)
+       select count(*)::int as n from gone`,
+    );
+    return row!.n;
   }
 
   async deliver(id: number): Promise<void> {

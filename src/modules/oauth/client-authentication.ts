@@ -1,11 +1,12 @@
 // Authenticates OAuth clients at the token and revocation endpoints, and slows down whoever
 // guesses secrets: after a few failures from one source for one client id, that pair is locked
 // for a short, growing time (at most a minute), while the rightful client from elsewhere is not.
-import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/database.ts';
+// Attempts of one client id from one source take turns (a transaction-scoped advisory lock), so
+// guesses sent in parallel are counted one after the other, and those past the limit are refused
+// without their secret being tried.
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { OAuthError } from './oauth-error.ts';
 import { secretMatches, hashSecret } from './secrets.ts';
-import { clientAuthFailures, oauthApps } from './tables.ts';
 
 export interface AuthenticatedClient {
   id: string;
@@ -14,17 +15,44 @@ export interface AuthenticatedClient {
 }
 
 export const FREE_FAILURES = 5;
+export const FAILURE_WINDOW_SECONDS = 900;
 const MAX_LOCK_SECONDS = 60;
-const FAILURE_WINDOW_SECONDS = 900;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Compared against when the client id is unknown, so that both paths take the same time.
 const DUMMY_HASH = hashSecret('not-a-secret');
 
-export class ClientAuthentication {
-  private readonly db: Database;
+const TURN = `select pg_advisory_xact_lock(hashtextextended($1 || '/' || $2 || '/' || $3, 7))`;
 
-  constructor(db: Database) {
-    this.db = db;
+const LOCK_STATE = `select case when locked_until > now()
+    then ceil(extract(epoch from (locked_until - now())))::int end as "retryAfter"
+  from client_auth_failures where tenant_id = $1 and client_id = $2 and source = $3`;
+
+const APP = `select id, application_type_id as "applicationTypeId", secret_version as "secretVersion",
+    secret_hash as "secretHash" from oauth_apps where tenant_id = $1 and id = $2`;
+
+// Failures older than the window start a new count; from the FREE_FAILURES-th on, each one locks
+// for 1, 2, 4 … seconds, capped at MAX_LOCK_SECONDS: after FREE_FAILURES wrong secrets, the next
+// attempt is refused whatever secret it brings.
+const RECORD_FAILURE = `
+  insert into client_auth_failures as f (tenant_id, client_id, source, failures)
+  values ($1, $2, $3, 1)
+  on conflict (tenant_id, client_id, source) do update set
+    failures = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then 1 else f.failures + 1 end,
+    first_failed_at = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then now() else f.first_failed_at end,
+    locked_until = case
+      when f.first_failed_at >= now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) and f.failures + 1 >= ${FREE_FAILURES}
+      then now() + make_interval(secs => least(${MAX_LOCK_SECONDS}, power(2, f.failures + 1 - ${FREE_FAILURES})))
+      else null end`;
+
+interface AppRow extends AuthenticatedClient {
+  secretHash: string;
+}
+
+export class ClientAuthentication {
+  private readonly database: DatabaseHandle;
+
+  constructor(database: DatabaseHandle) {
+    this.database = database;
   }
 
   async authenticate(
@@ -35,44 +63,35 @@ export class ClientAuthentication {
     challenge: boolean,
   ): Promise<AuthenticatedClient> {
     const key = clientId.slice(0, 200);
-    const [failures] = await this.db
-      .select({
-        retryAfter: sql<
-          number | null
-        >`case when ${clientAuthFailures.lockedUntil} > now() then ceil(extract(epoch from (${clientAuthFailures.lockedUntil} - now())))::int end`,
-      })
-      .from(clientAuthFailures)
-      .where(
-        and(
-          eq(clientAuthFailures.tenantId, tenantId),
-          eq(clientAuthFailures.clientId, key),
-          eq(clientAuthFailures.source, source),
-        ),
-      );
-    if (failures?.retryAfter) {
+    const outcome = await this.database.rawTransaction(async (sql) => {
+      await sql.query(TURN, [String(tenantId), key, source]);
+      const [failures] = await sql.query<{ retryAfter: number | null }>(LOCK_STATE, [
+        tenantId,
+        key,
+        source,
+      ]);
+      if (failures?.retryAfter) return { retryAfter: failures.retryAfter };
+      const [app] = UUID_PATTERN.test(clientId)
+        ? await sql.query<AppRow>(APP, [tenantId, clientId.toLowerCase()])
+        : [];
+      const matches = secretMatches(secret, app?.secretHash ?? DUMMY_HASH);
+      if (!app || !matches) {
+        await sql.query(RECORD_FAILURE, [tenantId, key, source]);
+        return { failed: true as const };
+      }
+      // Only a client that failed before has a row to clear; the usual success path writes nothing.
+      if (failures) await this.clear(sql, tenantId, key, source);
+      return { client: app };
+    });
+    if ('retryAfter' in outcome) {
       throw new OAuthError(
         429,
         'slow_down',
         'Too many failed client authentications; try again later.',
-        {
-          'Retry-After': String(Math.max(1, failures.retryAfter)),
-        },
+        { 'Retry-After': String(Math.max(1, outcome.retryAfter ?? 1)) },
       );
     }
-    const [app] = UUID_PATTERN.test(clientId)
-      ? await this.db
-          .select({
-            id: oauthApps.id,
-            applicationTypeId: oauthApps.applicationTypeId,
-            secretVersion: oauthApps.secretVersion,
-            secretHash: oauthApps.secretHash,
-          })
-          .from(oauthApps)
-          .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, clientId.toLowerCase())))
-      : [];
-    const matches = secretMatches(secret, app?.secretHash ?? DUMMY_HASH);
-    if (!app || !matches) {
-      await this.recordFailure(tenantId, key, source);
+    if ('failed' in outcome) {
       throw new OAuthError(
         401,
         'invalid_client',
@@ -80,37 +99,14 @@ export class ClientAuthentication {
         challenge ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {},
       );
     }
-    // Only a client that failed before has a row to clear; the usual success path writes nothing.
-    if (failures)
-      await this.db
-        .delete(clientAuthFailures)
-        .where(
-          and(
-            eq(clientAuthFailures.tenantId, tenantId),
-            eq(clientAuthFailures.clientId, key),
-            eq(clientAuthFailures.source, source),
-          ),
-        );
-    return {
-      id: app.id,
-      applicationTypeId: app.applicationTypeId,
-      secretVersion: app.secretVersion,
-    };
+    const { id, applicationTypeId, secretVersion } = outcome.client;
+    return { id, applicationTypeId, secretVersion };
   }
 
-  private async recordFailure(tenantId: number, clientId: string, source: string): Promise<void> {
-    // Failures older than the window start a new count; from the FREE_FAILURES-th on, each one
-    // locks for 1, 2, 4 … seconds, capped at MAX_LOCK_SECONDS: after FREE_FAILURES wrong
-    // secrets, the next attempt is refused whatever secret it brings.
-    await this.db.execute(sql`
-      insert into client_auth_failures as f (tenant_id, client_id, source, failures)
-      values (${tenantId}, ${clientId}, ${source}, 1)
-      on conflict (tenant_id, client_id, source) do update set
-        failures = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then 1 else f.failures + 1 end,
-        first_failed_at = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then now() else f.first_failed_at end,
-        locked_until = case
-          when f.first_failed_at >= now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) and f.failures + 1 >= ${FREE_FAILURES}
-          then now() + make_interval(secs => least(${MAX_LOCK_SECONDS}, power(2, f.failures + 1 - ${FREE_FAILURES})))
-          else null end`);
+  private async clear(sql: RawSql, tenantId: number, key: string, source: string): Promise<void> {
+    await sql.query(
+      'delete from client_auth_failures where tenant_id = $1 and client_id = $2 and source = $3',
+      [tenantId, key, source],
+    );
   }
 }

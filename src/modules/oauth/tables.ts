@@ -53,13 +53,18 @@ export const revokedTokens = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.jti] })],
 );
 
-export const authInvalidations = pgTable('auth_invalidations', {
-  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  tenantId: integer('tenant_id').notNull(),
-  appId: uuid('app_id').notNull(),
-  jti: uuid('jti'),
-  createdAt: timestamptz('created_at').notNull().defaultNow(),
-});
+// app_id null: every token of the tenant (it was deleted).
+export const authInvalidations = pgTable(
+  'auth_invalidations',
+  {
+    tenantId: integer('tenant_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
+    appId: uuid('app_id'),
+    jti: uuid('jti'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.seq] })],
+);
 
 export const clientAuthFailures = pgTable(
   'client_auth_failures',

@@ -3,7 +3,8 @@
 // secret rotation drop them at once here and, through auth_invalidations, within seconds on
 // every other instance.
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   SignJWT,
   decodeProtectedHeader,
@@ -39,16 +40,33 @@ interface CachedToken {
   principal: Principal;
 }
 
+/** What token verification needs of other modules (passed in by app.ts). */
+export interface TokenNeeds {
+  /** Another instance deleted a tenant: forget what this instance cached of it. */
+  forgetTenant(tenantId: number): void;
+}
+
 const POLL_INTERVAL_MS = 2_000;
 const KEY_RELOAD_EVERY_POLLS = 15;
-const PRUNE_EVERY_POLLS = 300;
 const KEY_RELOAD_MIN_INTERVAL_MS = 1_000;
+
+const appKey = (tenantId: number, appId: string) => `${tenantId}/${appId}`;
 
 export class TokenService implements TokenVerifier {
   readonly keys: SigningKeys;
   private readonly db: Database;
   private readonly ttlSeconds: number;
-  private readonly cache = new LRUCache<string, CachedToken>({ max: 50_000, ttlAutopurge: false });
+  private readonly needs: TokenNeeds;
+  private readonly log: () => FastifyBaseLogger | undefined;
+  // Cached tokens by app and apps by tenant, so that an invalidation finds its tokens without
+  // walking the whole cache; entries leave the index when the cache drops them.
+  private readonly tokensByApp = new Map<string, Set<string>>();
+  private readonly appsByTenant = new Map<number, Set<string>>();
+  private readonly cache = new LRUCache<string, CachedToken>({
+    max: 50_000,
+    ttlAutopurge: false,
+    dispose: (entry, token) => this.unindex(token, entry.principal),
+  });
   /** Bumped by every invalidation, so a verification that raced one does not cache its result. */
   private generation = 0;
   private lastSeq = 0;
@@ -56,9 +74,16 @@ export class TokenService implements TokenVerifier {
   private timer: NodeJS.Timeout | undefined;
   private lastKeyReload = 0;
 
-  constructor(db: Database, ttlSeconds: number) {
+  constructor(
+    db: Database,
+    ttlSeconds: number,
+    needs: TokenNeeds,
+    log: () => FastifyBaseLogger | undefined = () => undefined,
+  ) {
     this.db = db;
     this.ttlSeconds = ttlSeconds;
+    this.needs = needs;
+    this.log = log;
     this.keys = new SigningKeys(db, ttlSeconds);
   }
 
@@ -68,7 +93,16 @@ export class TokenService implements TokenVerifier {
       .select({ seq: sql<number>`coalesce(max(${authInvalidations.seq}), 0)::int` })
       .from(authInvalidations);
     this.lastSeq = Number(row?.seq ?? 0);
-    this.timer = setInterval(() => void this.poll().catch(() => {}), POLL_INTERVAL_MS);
+    this.timer = setInterval(
+      () =>
+        void this.poll().catch((error: unknown) =>
+          this.log()?.error(
+            { err: error },
+            'token invalidation poll failed; revocations from other instances wait for the next one',
+          ),
+        ),
+      POLL_INTERVAL_MS,
+    );
     this.timer.unref();
   }
 
@@ -109,17 +143,20 @@ export class TokenService implements TokenVerifier {
     const claims = await this.verifySignature(token, tenant.baseUrl);
     const principal = await this.checkStillValid(claims, tenant.id);
     const ttl = principal.expiresAt - Date.now();
-    if (generation === this.generation && ttl > 0)
+    if (generation === this.generation && ttl > 0) {
       this.cache.set(token, { audience: tenant.baseUrl, principal }, { ttl });
+      this.index(token, principal);
+    }
     return principal;
   }
 
   /** The principal of a token verified before (InvalidTokenError if it no longer holds), or
    * undefined when this instance has not verified it yet. */
-  verifyCached(token: string, tenant: { baseUrl: string }): Principal | undefined {
+  verifyCached(token: string, tenant: { id: number; baseUrl: string }): Principal | undefined {
     const cached = this.cache.get(token);
     if (!cached) return undefined;
-    if (cached.audience !== tenant.baseUrl)
+    // The same base URL with another id: the tenant was deleted and made again under its name.
+    if (cached.audience !== tenant.baseUrl || cached.principal.tenantId !== tenant.id)
       throw new InvalidTokenError('The token was issued for another tenant.');
     if (cached.principal.expiresAt <= Date.now()) {
       this.cache.delete(token);
@@ -209,14 +246,55 @@ export class TokenService implements TokenVerifier {
     await tx.insert(authInvalidations).values({ tenantId, appId });
   }
 
+  /** Records, inside the caller's transaction, that every token of a tenant is void. */
+  async invalidateTenant(tx: Executor, tenantId: number): Promise<void> {
+    await tx.insert(authInvalidations).values({ tenantId, appId: null });
+  }
+
   /** Drops cached tokens of an app (or one token of it) on this instance. */
   forget(tenantId: number, appId: string, jti?: string | null): void {
     this.generation++;
-    for (const [token, entry] of this.cache.entries()) {
-      const p = entry.principal;
-      if (p.tenantId === tenantId && p.appId === appId && (!jti || p.jti === jti))
-        this.cache.delete(token);
+    for (const token of [...(this.tokensByApp.get(appKey(tenantId, appId)) ?? [])]) {
+      if (!jti || this.cache.peek(token)?.principal.jti === jti) this.cache.delete(token);
     }
+  }
+
+  /** Drops every cached token of a tenant on this instance (the tenant was deleted). */
+  forgetTenant(tenantId: number): void {
+    this.generation++;
+    for (const key of [...(this.appsByTenant.get(tenantId) ?? [])]) {
+      for (const token of [...(this.tokensByApp.get(key) ?? [])]) this.cache.delete(token);
+    }
+  }
+
+  /** How many tokens this instance holds verified (for tests and metrics). */
+  get cachedTokens(): number {
+    return this.cache.size;
+  }
+
+  private index(token: string, principal: Principal): void {
+    const key = appKey(principal.tenantId, principal.appId);
+    let tokens = this.tokensByApp.get(key);
+    if (!tokens) {
+      tokens = new Set();
+      this.tokensByApp.set(key, tokens);
+      let apps = this.appsByTenant.get(principal.tenantId);
+      if (!apps) this.appsByTenant.set(principal.tenantId, (apps = new Set()));
+      apps.add(key);
+    }
+    tokens.add(token);
+  }
+
+  private unindex(token: string, principal: Principal): void {
+    const key = appKey(principal.tenantId, principal.appId);
+    const tokens = this.tokensByApp.get(key);
+    if (!tokens) return;
+    tokens.delete(token);
+    if (tokens.size > 0) return;
+    this.tokensByApp.delete(key);
+    const apps = this.appsByTenant.get(principal.tenantId);
+    apps?.delete(key);
+    if (apps?.size === 0) this.appsByTenant.delete(principal.tenantId);
   }
 
   /** Applies what other instances invalidated since the last poll. */
@@ -229,20 +307,13 @@ export class TokenService implements TokenVerifier {
       .orderBy(authInvalidations.seq)
       .limit(1000);
     for (const event of events) {
-      this.forget(event.tenantId, event.appId, event.jti);
+      if (event.appId === null) {
+        this.forgetTenant(event.tenantId);
+        this.needs.forgetTenant(event.tenantId);
+      } else this.forget(event.tenantId, event.appId, event.jti);
       this.lastSeq = event.seq;
     }
     if (this.polls % KEY_RELOAD_EVERY_POLLS === 0) await this.keys.load();
-    if (this.polls % PRUNE_EVERY_POLLS === 0) await this.prune();
-  }
-
-  private async prune(): Promise<void> {
-    await this.db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, sql`now()`));
-    await this.db
-      .delete(authInvalidations)
-      .where(
-        lt(authInvalidations.createdAt, sql`now() - make_interval(secs => ${this.ttlSeconds * 2})`),
-      );
   }
 
   private async reloadKeysSoon(): Promise<void> {

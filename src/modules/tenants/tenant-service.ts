@@ -1,36 +1,54 @@
 // Tenants: the rows every other table hangs from, and the lookup from a host's tenant name
 // that each request makes (cached briefly: a tenant deleted elsewhere is gone within seconds).
+// Creating a tenant makes its bootstrap management app in the same transaction (a tenant never
+// exists without a way to manage it); deleting one ends its tokens at once.
 import { asc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Executor } from '../../db/database.ts';
+import type { Tenant, TenantLookup } from '../../http/tenant-host.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
+import { TenantExistsError, TenantNameError } from './tenant-errors.ts';
 import { tenants } from './tables.ts';
 
-export interface Tenant {
-  id: number;
-  name: string;
-  createdAt: Date;
+export type { Tenant };
+
+/** The bootstrap app's credentials, shown once when the tenant is created. */
+export interface BootstrapCredentials {
+  ApplicationId: string;
+  ApplicationSecret: string | null;
 }
 
-export class TenantNameError extends Error {}
-export class TenantExistsError extends Error {}
+/** What the tenants module needs of other modules (passed in by app.ts). */
+export interface TenantNeeds {
+  /** Makes the tenant's predefined management app inside the creating transaction. */
+  createBootstrapApp(tx: Executor, tenantId: number): Promise<BootstrapCredentials>;
+  /** Records, inside the deleting transaction, that every token of the tenant is void. */
+  invalidateTenantTokens(tx: Executor, tenantId: number): Promise<void>;
+  /** Drops this instance's cached tokens of a deleted tenant, after the delete commits. */
+  forgetTenantTokens(tenantId: number): void;
+}
+
+export interface CreatedTenant {
+  tenant: Tenant;
+  bootstrapApp: BootstrapCredentials;
+}
 
 const LOOKUP_TTL_MS = 5_000;
 
-export class TenantService {
+export class TenantService implements TenantLookup {
   private readonly db: Database;
-  // `null` caches "no such tenant" too, so a flood of requests for a bad host stays cheap.
+  private readonly needs: TenantNeeds;
+  // "No such tenant" is cached too, so a flood of requests for a bad host stays cheap.
   private readonly byName = new LRUCache<string, Tenant | { missing: true }>({
     max: 10_000,
     ttl: LOOKUP_TTL_MS,
   });
 
-  constructor(db: Database) {
+  constructor(db: Database, needs: TenantNeeds) {
     this.db = db;
+    this.needs = needs;
   }
 
-  /** The cached answer for a name without waiting: the tenant, null for "no such tenant", or
-   * undefined when the cache does not know (then ask findByName). */
   cachedByName(name: string): Tenant | null | undefined {
     const cached = this.byName.get(name);
     if (cached === undefined) return undefined;
@@ -45,22 +63,29 @@ export class TenantService {
     return row;
   }
 
+  /** Forgets what this instance cached of a tenant (another instance deleted it). */
+  forget(tenantId: number): void {
+    for (const [name, entry] of this.byName.entries())
+      if ('id' in entry && entry.id === tenantId) this.byName.delete(name);
+  }
+
   async list(): Promise<Tenant[]> {
     return this.db.select().from(tenants).orderBy(asc(tenants.name));
   }
 
-  /** Inserts the tenant row inside the caller's transaction (the caller adds its bootstrap app). */
-  async insert(tx: Executor, name: string): Promise<Tenant> {
+  async create(name: string): Promise<CreatedTenant> {
     if (!TENANT_NAME_PATTERN.test(name)) {
       throw new TenantNameError(
         `Tenant name "${name}" is not valid: 3 to 40 characters, lowercase letters, digits and hyphens, starting with a letter.`,
       );
     }
-    const inserted = await tx.insert(tenants).values({ name }).onConflictDoNothing().returning();
-    const row = inserted[0];
-    if (!row) throw new TenantExistsError(`Tenant "${name}" already exists.`);
+    const created = await this.db.transaction(async (tx) => {
+      const [tenant] = await tx.insert(tenants).values({ name }).onConflictDoNothing().returning();
+      if (!tenant) throw new TenantExistsError(`Tenant "${name}" already exists.`);
+      return { tenant, bootstrapApp: await this.needs.createBootstrapApp(tx, tenant.id) };
+    });
     this.byName.delete(name);
-    return row;
+    return created;
   }
 
   /** Deletes the tenant and, through cascades, everything it owns. */
@@ -68,9 +93,16 @@ export class TenantService {
     const deleted = await this.db.transaction(async (tx) => {
       // References between the tenant's own rows are checked once the whole cascade is done.
       await tx.execute(sql`set constraints all deferred`);
-      return tx.delete(tenants).where(eq(tenants.name, name)).returning({ id: tenants.id });
+      const [row] = await tx
+        .delete(tenants)
+        .where(eq(tenants.name, name))
+        .returning({ id: tenants.id });
+      if (row) await this.needs.invalidateTenantTokens(tx, row.id);
+      return row;
     });
     this.byName.delete(name);
-    return deleted.length > 0;
+    if (!deleted) return false;
+    this.needs.forgetTenantTokens(deleted.id);
+    return true;
   }
 }

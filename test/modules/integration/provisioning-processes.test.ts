@@ -6,7 +6,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/database.ts';
-import { createTenantWithBootstrapApp } from '../../../src/modules/tenants/tenant-provisioning.ts';
 import {
   migratedDataDir,
   removeTempDirs,
@@ -246,12 +245,7 @@ describe('omni endpoint status <tenant>', () => {
       const services = createServices(config, database, { provisioner });
       const app = await buildApp(services, { logStream: new LogLines() });
       try {
-        const { bootstrapApp } = await createTenantWithBootstrapApp(
-          database.db,
-          services.tenants,
-          services.oauth.apps,
-          'acme',
-        );
+        const { bootstrapApp } = await services.tenants.create('acme');
         const token = await app.inject({
           method: 'POST',
           url: '/oauth/token',
@@ -300,12 +294,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
     try {
       const url = database.url!;
       const services = createServices(loadConfig({ DATABASE_URL: url }), database.handle);
-      const { bootstrapApp } = await createTenantWithBootstrapApp(
-        database.handle.db,
-        services.tenants,
-        services.oauth.apps,
-        'acme',
-      );
+      const { bootstrapApp } = await services.tenants.create('acme');
       const env = {
         PORT: '0',
         HOST: '127.0.0.1',

@@ -2,9 +2,9 @@
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
 import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../body-id.ts';
-import { pagedList } from '../paged-list.ts';
-import { translatingConstraints } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { pagedList } from '../../../db/paged-list.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type {
   AttributeType,
   AttributeTypeBody,
@@ -72,7 +72,7 @@ export class AttributeService {
           [tenantId, id],
         ),
       {
-        foreignKey: () =>
+        stillReferenced: () =>
           conflict('AttributeTypeInUse', `Dynamic attribute type ${id} is used by items.`),
       },
     );

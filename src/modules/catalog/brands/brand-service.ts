@@ -2,9 +2,9 @@
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { badRequest, conflict, notFound } from '../../../http/errors.ts';
 import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../body-id.ts';
-import { pagedList } from '../paged-list.ts';
-import { translatingConstraints } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { pagedList } from '../../../db/paged-list.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type { Brand, BrandBody } from './brand-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name"';
@@ -94,7 +94,7 @@ export class BrandService {
           id,
         ]),
       {
-        foreignKey: () =>
+        stillReferenced: () =>
           conflict('BrandInUse', `Brand ${id} is used by items; change those items first.`),
       },
     );

@@ -1,8 +1,8 @@
 // Categories: a tree per tenant (no cycles), with key/value metadata.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
-import { assertBodyIdMatches } from '../body-id.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type {
   Category,
   CategoryBody,
@@ -121,16 +121,13 @@ export class CategoryService {
           'CategoryHasItems',
           `Category ${id} has items; move them to another category first.`,
         );
-      try {
-        await sql.query('delete from categories where tenant_id = $1 and id = $2', [tenantId, id]);
-      } catch (error) {
-        if (isForeignKeyViolation(error))
-          throw conflict(
-            'CategoryInUse',
-            `Category ${id} gained items or subcategories meanwhile.`,
-          );
-        throw error;
-      }
+      await translatingConstraints(
+        () => sql.query('delete from categories where tenant_id = $1 and id = $2', [tenantId, id]),
+        {
+          stillReferenced: () =>
+            conflict('CategoryInUse', `Category ${id} gained items or subcategories meanwhile.`),
+        },
+      );
     });
   }
 
@@ -176,19 +173,22 @@ export class CategoryService {
 
   async addMetadata(tenantId: number, body: CategoryMetadataBody): Promise<CategoryMetadataBody> {
     await this.requireCategoryInBody(tenantId, body.CategoryId);
-    try {
-      await this.db.query(
-        'insert into category_metadata (tenant_id, category_id, key, value) values ($1, $2, $3, $4)',
-        [tenantId, body.CategoryId, body.Key, body.Value],
-      );
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw conflict(
-          'DuplicateMetadataKey',
-          `Category ${body.CategoryId} already has metadata "${body.Key}".`,
-        );
-      throw error;
-    }
+    await translatingConstraints(
+      () =>
+        this.db.query(
+          'insert into category_metadata (tenant_id, category_id, key, value) values ($1, $2, $3, $4)',
+          [tenantId, body.CategoryId, body.Key, body.Value],
+        ),
+      {
+        unique: () =>
+          conflict(
+            'DuplicateMetadataKey',
+            `Category ${body.CategoryId} already has metadata "${body.Key}".`,
+          ),
+        missingReference: () =>
+          validationFailed('CategoryId', `category ${body.CategoryId} does not exist`),
+      },
+    );
     return body;
   }
 

@@ -6,8 +6,8 @@ import type { Paging } from '../../../http/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { MAX_ID } from '../common-schemas.ts';
-import { assertBodyIdMatches } from '../body-id.ts';
-import { isUniqueViolation } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import { ITEM_BY_ID, itemArray } from './item-queries.ts';
 import { ItemPageAnchors } from './item-page-anchors.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
@@ -268,14 +268,10 @@ export class ItemService {
     ];
   }
 
-  private async write<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.rawTransaction(fn);
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw conflict('DuplicateSku', 'Another item of this tenant has the same SKU.');
-      throw error;
-    }
+  private write<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
+    return translatingConstraints(() => this.db.rawTransaction(fn), {
+      unique: () => conflict('DuplicateSku', 'Another item of this tenant has the same SKU.'),
+    });
   }
 
   private async lock(

@@ -2,9 +2,9 @@
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../body-id.ts';
-import { pagedList } from '../paged-list.ts';
-import { translatingConstraints } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { pagedList } from '../../../db/paged-list.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type { PriceType, PriceTypeBody } from './price-type-schemas.ts';
 
 const COLUMNS = 'id as "Id", description as "Description", symbol as "PriceTypeSymbol"';
@@ -54,7 +54,7 @@ export class PriceTypeService {
           id,
         ]),
       {
-        foreignKey: () =>
+        stillReferenced: () =>
           conflict(
             'PriceTypeInUse',
             `Price type ${id} is used by item prices; remove those prices first.`,

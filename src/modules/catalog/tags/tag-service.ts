@@ -2,9 +2,9 @@
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { ApiError, conflict, notFound } from '../../../http/errors.ts';
 import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../body-id.ts';
-import { pagedList } from '../paged-list.ts';
-import { isForeignKeyViolation, translatingConstraints } from '../sql-errors.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { pagedList } from '../../../db/paged-list.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type { ItemTagMapping, Tag, TagBody } from './tag-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name", description as "Description"';
@@ -64,7 +64,7 @@ export class TagService {
           id,
         ]),
       {
-        foreignKey: () =>
+        stillReferenced: () =>
           conflict('TagInUse', `Tag ${id} is mapped to items; remove those mappings first.`),
       },
     );
@@ -80,22 +80,20 @@ export class TagService {
     );
     if (!found?.item) throw notFound(`Item ${mapping.ItemId}`);
     if (!found.tag) throw notFound(`Tag ${mapping.TagId}`);
-    try {
-      const inserted = await this.db.query(
-        'insert into item_tags (tenant_id, item_id, tag_id) values ($1, $2, $3) on conflict do nothing returning item_id',
-        [tenantId, mapping.ItemId, mapping.TagId],
-      );
-      if (inserted.length === 0)
-        throw conflict(
-          'DuplicateItemTagMapping',
-          `Item ${mapping.ItemId} already has tag ${mapping.TagId}.`,
-        );
-    } catch (error) {
+    const inserted = await translatingConstraints(
+      () =>
+        this.db.query(
+          'insert into item_tags (tenant_id, item_id, tag_id) values ($1, $2, $3) on conflict do nothing returning item_id',
+          [tenantId, mapping.ItemId, mapping.TagId],
+        ),
       // The item or tag was deleted between the check and the insert.
-      if (isForeignKeyViolation(error))
-        throw notFound(`Item ${mapping.ItemId} or tag ${mapping.TagId}`);
-      throw error;
-    }
+      { missingReference: () => notFound(`Item ${mapping.ItemId} or tag ${mapping.TagId}`) },
+    );
+    if (inserted.length === 0)
+      throw conflict(
+        'DuplicateItemTagMapping',
+        `Item ${mapping.ItemId} already has tag ${mapping.TagId}.`,
+      );
     return { ItemId: mapping.ItemId, TagId: mapping.TagId };
   }
 

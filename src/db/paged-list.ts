@@ -1,9 +1,23 @@
-// A page of one tenant's rows of a simple catalog table, with the count of all of them.
-import type { DatabaseHandle } from '../../db/database.ts';
-import type { Page, Paging } from '../../http/paging.ts';
+// Pages of one tenant's rows of a simple table, in id order, with the count of all of them: the
+// `{Results, TotalCount}` shape of every list (contract §4).
 
+export interface Paging {
+  skip: number;
+  take: number;
+}
+
+export interface Page<T> {
+  Results: T[];
+  TotalCount: number;
+}
+
+interface Queryable {
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
+}
+
+/** A page of `table` (which has tenant_id and id) with `columns` selected, in id order. */
 export async function pagedList<Row>(
-  db: DatabaseHandle,
+  db: Queryable,
   table: string,
   columns: string,
   tenantId: number,

@@ -1,0 +1,44 @@
+// The shape every feature module has (docs/design.md, "Adding a module"). A module is a folder
+// under src/modules/ whose `<name>-module.ts` exports one factory:
+//
+//   export function createXModule(context: ModuleContext, needs: XNeeds): AppModule<XServices>
+//
+// `context` is what every module gets (configuration, database, job queue, logger, URLs);
+// `needs` are the few functions it uses from other modules, passed in by app.ts, so that no
+// module imports another module's files (a lint rule enforces it). app.ts builds the server by
+// looping over the list of modules it created.
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { PublicUrls } from './http/public-urls.ts';
+import type { HostResolver } from './http/tenant-host.ts';
+import type { JobQueue, QueueDefinition } from './jobs/job-queue.ts';
+
+export interface ModuleContext {
+  config: Config;
+  database: DatabaseHandle;
+  /** Sends jobs; the module declares the queues it works in `queues`. */
+  jobs: JobQueue;
+  /** The server's logger once it is built; undefined in CLI commands. */
+  log: () => FastifyBaseLogger | undefined;
+  urls: PublicUrls;
+}
+
+export interface AppModule<Services extends object = object> {
+  name: string;
+  /** What the module offers: to its own routes, to the CLI and (through app.ts) to other modules. */
+  services: Services;
+  /** The module's routes, registered under the server's root. */
+  routes?: FastifyPluginAsync;
+  /** JSON schemas with an $id that routes refer to, added once at the root (before any routes). */
+  schemas?: object[];
+  /** The job queues the module works (their handlers run on every instance, each job once). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each queue has its own data type
+  queues?: QueueDefinition<any>[];
+  /** Other ways to address a tenant than its own host (the integration gateway). */
+  hostResolvers?: HostResolver[];
+  /** Runs once the server is built and the job queue has started (the logger is set). */
+  start?(): Promise<void>;
+  /** Runs when the server closes, before the database does. */
+  stop?(): Promise<void>;
+}
