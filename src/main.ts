@@ -20,8 +20,23 @@ const USAGE = `Usage: npm run -s omni -- <command>
 
 class UsageError extends Error {}
 
+/** A command's database: failures nobody waits for are printed, and a lost lock ends the command. */
+function openCommandDatabase(config: Config) {
+  return openDatabase({
+    ...config,
+    onBackgroundError: (error, what) => {
+      console.error(
+        what === 'lock'
+          ? `The lock on DATA_DIR=${config.dataDir} was lost (${error.message}); stopping.`
+          : `An idle database connection failed: ${error.message}`,
+      );
+      if (what === 'lock') process.exit(1);
+    },
+  });
+}
+
 async function withServices<T>(config: Config, fn: (services: Services) => Promise<T>): Promise<T> {
-  const database = await openDatabase(config);
+  const database = await openCommandDatabase(config);
   try {
     await migrateDatabase(database);
     return await fn(createServices(config, database));
@@ -94,7 +109,7 @@ async function run(argv: string[]): Promise<void> {
       await serve(config);
       return;
     case 'migrate': {
-      const database = await openDatabase(config);
+      const database = await openCommandDatabase(config);
       try {
         const versions = await migrateDatabase(database);
         console.log(

@@ -1,5 +1,6 @@
 // `serve`: open the database, migrate, make the demo tenant on a new embedded database, listen,
 // and shut down gracefully (finish what is in flight, close the database; a second signal exits).
+import type { FastifyInstance } from 'fastify';
 import { buildApp, createServices } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -8,30 +9,50 @@ import { publicUrls } from './http/public-urls.ts';
 
 const DEMO_TENANT = 'demo';
 
+// How long a server that lost its embedded database's lock may take to close before it exits.
+const LOST_LOCK_EXIT_MS = 5_000;
+
 export async function serve(config: Config): Promise<void> {
-  const database = await openDatabase(config);
+  let app: FastifyInstance | undefined;
+  const database = await openDatabase({
+    ...config,
+    onBackgroundError: (error, what) => {
+      if (what === 'pool') {
+        if (app) app.log.error({ err: error }, 'an idle database connection failed');
+        else console.error(`An idle database connection failed: ${error.message}`);
+        return;
+      }
+      // Another process may now write the same files: stop serving before anything is corrupted.
+      const message = `the lock on DATA_DIR=${config.dataDir} was lost (${error.message}); stopping`;
+      if (app) app.log.fatal({ err: error }, message);
+      else console.error(message);
+      setTimeout(() => process.exit(1), LOST_LOCK_EXIT_MS).unref();
+      void (app?.close() ?? Promise.resolve()).finally(() => process.exit(1));
+    },
+  });
   const services = createServices(config, database);
   await migrateDatabase(database);
   let demo;
   if (database.engine === 'pglite' && (await services.tenants.list()).length === 0) {
     demo = await services.tenants.create(DEMO_TENANT);
   }
-  const app = await buildApp(services);
+  app = await buildApp(services);
+  const server = app;
   // While shutting down, answers end their keep-alive connection: server.close() ends only the
   // connections idle at that moment, and one that turns idle after its answer would otherwise
   // hold the process open for the whole keep-alive timeout.
   let closing = false;
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  server.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
-  app.addHook('onResponse', (_request, _reply, done) => {
-    if (closing) app.server.closeIdleConnections();
+  server.addHook('onResponse', (_request, _reply, done) => {
+    if (closing) server.server.closeIdleConnections();
     done();
   });
-  await app.listen({ port: config.port, host: config.host });
+  await server.listen({ port: config.port, host: config.host });
 
-  const port = (app.server.address() as { port: number }).port;
+  const port = (server.server.address() as { port: number }).port;
   const portConfig = {
     ...config,
     publicPort: config.publicPort === config.port ? port : config.publicPort,
@@ -52,17 +73,17 @@ export async function serve(config: Config): Promise<void> {
 
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) {
-      app.log.warn({ signal }, 'second signal: exiting now');
+      server.log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
     closing = true;
-    app.log.info({ signal }, 'shutting down: finishing requests in flight');
-    void app
+    server.log.info({ signal }, 'shutting down: finishing requests in flight');
+    void server
       .close()
       .then(() => database.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
+        server.log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       });
   };

@@ -147,6 +147,11 @@ export interface OpenOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /**
+   * Told of failures that no query is waiting for: an idle pooled connection that broke, or the
+   * embedded database's lock lost to another process (after which the caller must stop).
+   */
+  onBackgroundError?: (error: Error, what: 'pool' | 'lock') => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
@@ -155,13 +160,16 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
     });
-    // A pool error on an idle client must not crash the process; the next query reconnects.
-    pool.on('error', () => {});
+    // A pool error on an idle client must not crash the process (the next query reconnects), and
+    // must not go unseen either.
+    pool.on('error', (error) => options.onBackgroundError?.(error, 'pool'));
     await pool.query('select 1');
     return wrapPool(pool, options.databaseUrl);
   }
   await mkdir(options.dataDir, { recursive: true });
-  const release = await acquireDataDirLock(options.dataDir);
+  const release = await acquireDataDirLock(options.dataDir, (error) =>
+    options.onBackgroundError?.(error, 'lock'),
+  );
   try {
     const client = new PGlite(path.join(options.dataDir, 'pgdata'), {
       extensions: PGLITE_EXTENSIONS,

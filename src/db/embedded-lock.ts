@@ -12,7 +12,14 @@ export class DataDirLockedError extends Error {
   }
 }
 
-export async function acquireDataDirLock(dataDir: string): Promise<() => Promise<void>> {
+/**
+ * Locks DATA_DIR for this process. `onLost` is called if the lock is lost afterwards (its file
+ * removed or taken over, the disk gone): the files are then no longer this process's alone.
+ */
+export async function acquireDataDirLock(
+  dataDir: string,
+  onLost: (error: Error) => void = () => {},
+): Promise<() => Promise<void>> {
   try {
     return await lockfile.lock(dataDir, {
       lockfilePath: `${dataDir}/.lock`,
@@ -20,8 +27,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<() => Promise
       update: 2_000,
       retries: 0,
       realpath: false,
-      // Losing the lock (say the disk vanished) is not worth crashing a serving process over.
-      onCompromised: () => {},
+      onCompromised: onLost,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir);

@@ -1,6 +1,7 @@
 // ETag and If-Match (contract §4, concurrency): a resource's ETag comes from its row version,
 // and a write with a stale If-Match is refused with 412 before anything changes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Versioned } from '../db/row-version.ts';
 import { preconditionFailed } from './errors.ts';
 
 export function etagFor(version: string | number | Date): string {
@@ -23,4 +24,26 @@ export function checkIfMatch(
   const accepted = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (accepted.includes('*') || accepted.includes(current)) return;
   throw preconditionFailed();
+}
+
+/** The ETag of a resource with an integer row version. */
+export const versionTag = (version: number) => `v${version}`;
+
+export function setVersionEtag(reply: FastifyReply, version: number): void {
+  setEtag(reply, versionTag(version));
+}
+
+/** Checks If-Match against an integer row version (give it to a service as its version check). */
+export const ifMatchVersion =
+  (request: FastifyRequest) =>
+  (version: number): void =>
+    checkIfMatch(request, versionTag(version));
+
+/** A service's check of If-Match against the current version of what it is about to change. */
+export type VersionCheck = (version: number) => void;
+
+/** Sets the ETag of a versioned resource and answers the resource itself. */
+export function withVersionEtag<T>(reply: FastifyReply, { value, version }: Versioned<T>): T {
+  setVersionEtag(reply, version);
+  return value;
 }

@@ -26,11 +26,15 @@ export class SigningKeys {
     this.maxTokenLifetimeMs = maxTokenLifetimeSeconds * 1000;
   }
 
-  /** Loads the keys, creating the first one on a new database. */
+  /**
+   * Loads the keys, creating the first one on a new database. Instances starting together on an
+   * empty database race to create it: a unique index admits one signing key, the others' inserts
+   * do nothing, and every instance then loads the one that won.
+   */
   async load(): Promise<void> {
     let rows = await this.liveRows();
     if (!rows.some((r) => r.retiredAt === null)) {
-      await this.insertNewKey();
+      await this.insertNewKey(this.db, { ifNoneActive: true });
       rows = await this.liveRows();
     }
     const verifiers = new Map<string, LoadedKey>();
@@ -91,15 +95,19 @@ export class SigningKeys {
     return rows.filter((r) => r.retiredAt === null || r.retiredAt.getTime() > oldestUseful);
   }
 
-  private async insertNewKey(executor: Pick<Database, 'insert'> = this.db): Promise<string> {
+  private async insertNewKey(
+    executor: Pick<Database, 'insert'> = this.db,
+    options: { ifNoneActive?: boolean } = {},
+  ): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
     const kid = randomUUID();
-    await executor.insert(signingKeys).values({
+    const insert = executor.insert(signingKeys).values({
       kid,
       algorithm: TOKEN_ALGORITHM,
       privateJwk: await exportJWK(privateKey),
       publicJwk: await exportJWK(publicKey),
     });
+    await (options.ifNoneActive ? insert.onConflictDoNothing() : insert);
     return kid;
   }
 }

@@ -373,15 +373,19 @@ describe("another tenant's references", () => {
       404,
       'NotFound',
     );
-    expect((await globexApi().get(`/itemtagmappings?itemId=${a.item.Id}`)).json()).toEqual([]);
-    expect((await globexApi().get(`/itemtagmappings?tagId=${a.tag.Id}`)).json()).toEqual([]);
+    for (const filter of [`itemId=${a.item.Id}`, `tagId=${a.tag.Id}`])
+      expect((await globexApi().get(`/itemtagmappings?${filter}`)).json()).toEqual({
+        Results: [],
+        TotalCount: 0,
+      });
     expectError(
       await globexApi().send('DELETE', `/itemtagmapping?itemId=${a.item.Id}&tagId=${a.tag.Id}`),
       404,
     );
-    expect((await as(acme).get(`/itemtagmappings?itemId=${a.item.Id}`)).json()).toEqual([
-      { ItemId: a.item.Id, TagId: a.tag.Id },
-    ]);
+    expect((await as(acme).get(`/itemtagmappings?itemId=${a.item.Id}`)).json()).toEqual({
+      Results: [{ ItemId: a.item.Id, TagId: a.tag.Id }],
+      TotalCount: 1,
+    });
   });
 
   it('do not count for brands by category (400 for an unknown category)', async () => {

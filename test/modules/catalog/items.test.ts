@@ -767,7 +767,7 @@ describe('DELETE /private/catalog/item/{id}', () => {
       url: `${CATALOG}/itemtagmappings?tagId=${refs.tag.Id}`,
       tenant: acme,
     });
-    expect(mappings.json()).toEqual([]);
+    expect(mappings.json()).toEqual({ Results: [], TotalCount: 0 });
     expectStatus(await api.call({ url: `${CATALOG}/tag/${refs.tag.Id}`, tenant: acme }), 200);
     // Nothing refers to the tag, the type or the price type any more: they can go.
     for (const url of [

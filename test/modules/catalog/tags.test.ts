@@ -177,7 +177,7 @@ describe('POST /private/catalog/itemtagmapping', () => {
     const item = await createItem(api, acme);
     expectError(await map({ ItemId: 999_999, TagId: tag.Id }), 404, 'NotFound');
     expectError(await map({ ItemId: item.Id, TagId: 999_999 }), 404, 'NotFound');
-    expect((await mappings(`itemId=${item.Id}`)).json()).toEqual([]);
+    expect((await mappings(`itemId=${item.Id}`)).json<Page<unknown>>().Results).toEqual([]);
   });
 
   it('answers 400 for bad bodies', async () => {
@@ -199,15 +199,33 @@ describe('GET /private/catalog/itemtagmappings', () => {
       expectStatus(await map({ ItemId, TagId }), 201);
     const byItem = await mappings(`itemId=${i1.Id}`);
     expectStatus(byItem, 200);
-    expect(byItem.json()).toEqual([
-      { ItemId: i1.Id, TagId: t1.Id },
-      { ItemId: i1.Id, TagId: t2.Id },
-    ]);
-    expect((await mappings(`tagId=${t1.Id}`)).json()).toEqual([
+    expect(byItem.json()).toEqual({
+      Results: [
+        { ItemId: i1.Id, TagId: t1.Id },
+        { ItemId: i1.Id, TagId: t2.Id },
+      ],
+      TotalCount: 2,
+    });
+    expect((await mappings(`tagId=${t1.Id}`)).json<Page<unknown>>().Results).toEqual([
       { ItemId: i1.Id, TagId: t1.Id },
       { ItemId: i2.Id, TagId: t1.Id },
     ]);
-    expect((await mappings('tagId=999999')).json()).toEqual([]);
+    expect((await mappings('tagId=999999')).json<Page<unknown>>().Results).toEqual([]);
+  });
+
+  it('answers a page at a time, with the count of all', async () => {
+    const tag = await createTag(api, acme);
+    const items = [];
+    for (let i = 0; i < 5; i++) items.push(await createItem(api, acme));
+    for (const item of items) expectStatus(await map({ ItemId: item.Id, TagId: tag.Id }), 201);
+    const page = await mappings(`tagId=${tag.Id}&skip=1&take=2`);
+    expect(page.json()).toEqual({
+      Results: items.slice(1, 3).map((item) => ({ ItemId: item.Id, TagId: tag.Id })),
+      TotalCount: 5,
+    });
+    expectFieldError(await mappings(`tagId=${tag.Id}&take=0`), 'take');
+    expectFieldError(await mappings(`tagId=${tag.Id}&take=1001`), 'take');
+    expectFieldError(await mappings(`tagId=${tag.Id}&skip=-1`), 'skip');
   });
 
   it('answers 400 unless exactly one of itemId and tagId is given', async () => {
@@ -247,7 +265,7 @@ describe('tags in item bodies', () => {
       body: { Tags: [{ Id: t1.Id }] },
     });
     expect(response.json<{ Tags: TagJson[] }>().Tags).toEqual([t1]);
-    expect((await mappings(`itemId=${item.Id}`)).json()).toEqual([
+    expect((await mappings(`itemId=${item.Id}`)).json<Page<unknown>>().Results).toEqual([
       { ItemId: item.Id, TagId: t1.Id },
     ]);
   });
@@ -272,7 +290,7 @@ describe('tags in item bodies', () => {
       await api.call({ method: 'DELETE', url: `${CATALOG}/item/${item.Id}`, tenant: acme }),
       204,
     );
-    expect((await mappings(`tagId=${tag.Id}`)).json()).toEqual([]);
+    expect((await mappings(`tagId=${tag.Id}`)).json<Page<unknown>>().Results).toEqual([]);
     expectStatus(await remove(tag.Id), 204);
   });
 });

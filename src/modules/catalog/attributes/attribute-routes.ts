@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PagingQuery } from '../../../http/paging.ts';
+import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
 import {
   AttributeType,
@@ -15,6 +16,7 @@ import type { AttributeService } from './attribute-service.ts';
 
 const tags = ['Dynamic attribute types'];
 const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
+const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 const base = '/private/catalog/dynamicattributetypes';
 
 export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService }> = async (
@@ -33,7 +35,10 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
       },
     },
     async (request, reply) => {
-      const created = await attributes.create(request.tenant.id, request.body);
+      const created = withVersionEtag(
+        reply,
+        await attributes.create(request.tenant.id, request.body),
+      );
       return reply.code(201).header('Location', `${base}/${created.Id}`).send(created);
     },
   );
@@ -59,7 +64,8 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
         response: { 200: AttributeType },
       },
     },
-    async (request) => attributes.get(request.tenant.id, request.params.id),
+    async (request, reply) =>
+      withVersionEtag(reply, await attributes.get(request.tenant.id, request.params.id)),
   );
   app.put(
     `${base}/:id`,
@@ -67,12 +73,22 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
       schema: {
         tags,
         summary: 'Update a dynamic attribute type',
+        description: 'Honours If-Match (412 when the type changed).',
         params: IdParams,
         body: AttributeTypeBody,
-        response: { 200: AttributeType, ...conflictResponse },
+        response: { 200: AttributeType, ...conflictResponse, ...preconditionResponse },
       },
     },
-    async (request) => attributes.update(request.tenant.id, request.params.id, request.body),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await attributes.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.patch(
     `${base}/:id`,
@@ -80,12 +96,22 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
       schema: {
         tags,
         summary: 'Partially update a dynamic attribute type',
+        description: 'Honours If-Match (412 when the type changed).',
         params: IdParams,
         body: AttributeTypePatch,
-        response: { 200: AttributeType, ...conflictResponse },
+        response: { 200: AttributeType, ...conflictResponse, ...preconditionResponse },
       },
     },
-    async (request) => attributes.update(request.tenant.id, request.params.id, request.body),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await attributes.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.delete(
     `${base}/:id`,
@@ -93,12 +119,13 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
       schema: {
         tags,
         summary: 'Delete a dynamic attribute type (409 while items use it)',
+        description: 'Honours If-Match (412 when the type changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse },
+        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
       },
     },
     async (request, reply) => {
-      await attributes.delete(request.tenant.id, request.params.id);
+      await attributes.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
       return reply.code(204).send(null);
     },
   );

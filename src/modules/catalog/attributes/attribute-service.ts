@@ -1,10 +1,13 @@
 // Dynamic attribute types, their values, and replacing an item's attributes.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
-import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { pagedList } from '../../../db/paged-list.ts';
+import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
+import { validationFailed } from '../../../http/errors.ts';
+import type { VersionCheck } from '../../../http/etag.ts';
+import type { Page, Paging } from '../../../http/paging.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type {
   AttributeType,
   AttributeTypeBody,
@@ -14,8 +17,19 @@ import type {
 } from './attribute-schemas.ts';
 
 const COLUMNS = 'id as "Id", description as "Description"';
-const duplicate = (description: string) => () =>
-  conflict('DuplicateAttributeType', `A dynamic attribute type "${description}" already exists.`);
+
+// Finds a value of a type, or adds it. Two requests adding the same new value at once: the
+// second insert waits for the first and then does nothing, and its own statement cannot see the
+// row the first committed (its snapshot is older), so the value is read again by a new statement.
+const FIND_OR_ADD_VALUE = `with inserted as (
+    insert into dynamic_attribute_values (tenant_id, type_id, value) values ($1, $2, $3)
+    on conflict (tenant_id, type_id, value) do nothing returning id)
+  select id from inserted
+  union all
+  select id from dynamic_attribute_values where tenant_id = $1 and type_id = $2 and value = $3
+  limit 1`;
+const FIND_VALUE =
+  'select id from dynamic_attribute_values where tenant_id = $1 and type_id = $2 and value = $3';
 
 export class AttributeService {
   private readonly db: DatabaseHandle;
@@ -23,60 +37,73 @@ export class AttributeService {
     this.db = db;
   }
 
-  async create(tenantId: number, body: AttributeTypeBody): Promise<AttributeType> {
+  async create(tenantId: number, body: AttributeTypeBody): Promise<Versioned<AttributeType>> {
     const [row] = await translatingConstraints(
       () =>
-        this.db.query<AttributeType>(
-          `insert into dynamic_attribute_types (tenant_id, description) values ($1, $2) returning ${COLUMNS}`,
+        this.db.query<AttributeType & { version: number }>(
+          `insert into dynamic_attribute_types (tenant_id, description) values ($1, $2) returning ${COLUMNS}, version`,
           [tenantId, body.Description],
         ),
-      { unique: duplicate(body.Description) },
+      { unique: () => catalogErrors.duplicateAttributeType(body.Description) },
     );
-    return row!;
+    return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<AttributeType> {
-    const [row] = await this.db.query<AttributeType>(
-      `select ${COLUMNS} from dynamic_attribute_types where tenant_id = $1 and id = $2`,
+  async get(tenantId: number, id: number): Promise<Versioned<AttributeType>> {
+    const [row] = await this.db.query<AttributeType & { version: number }>(
+      `select ${COLUMNS}, version from dynamic_attribute_types where tenant_id = $1 and id = $2`,
       [tenantId, id],
     );
-    if (!row) throw notFound(`Dynamic attribute type ${id}`);
-    return row;
+    if (!row) throw catalogErrors.attributeTypeNotFound(id);
+    return versioned(row);
   }
 
   list(tenantId: number, paging: Paging): Promise<Page<AttributeType>> {
     return pagedList(this.db, 'dynamic_attribute_types', COLUMNS, tenantId, paging);
   }
 
-  async update(tenantId: number, id: number, body: AttributeTypePatch): Promise<AttributeType> {
+  /** PUT and PATCH alike: the only field is the description (PATCH may leave it out). */
+  async update(
+    tenantId: number,
+    id: number,
+    body: AttributeTypePatch,
+    checkVersion: VersionCheck,
+  ): Promise<Versioned<AttributeType>> {
     assertBodyIdMatches(body.Id, id);
     const description = body.Description;
-    if (description === undefined) return this.get(tenantId, id);
-    const [row] = await translatingConstraints(
+    return translatingConstraints(
       () =>
-        this.db.query<AttributeType>(
-          `update dynamic_attribute_types set description = $3, version = version + 1 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-          [tenantId, id, description],
-        ),
-      { unique: duplicate(description) },
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, 'dynamic_attribute_types', tenantId, id, checkVersion, () =>
+            catalogErrors.attributeTypeNotFound(id),
+          );
+          const [row] = await sql.query<AttributeType & { version: number }>(
+            description === undefined
+              ? `select ${COLUMNS}, version from dynamic_attribute_types where tenant_id = $1 and id = $2`
+              : `update dynamic_attribute_types set description = $3, version = version + 1
+                  where tenant_id = $1 and id = $2 returning ${COLUMNS}, version`,
+            description === undefined ? [tenantId, id] : [tenantId, id, description],
+          );
+          return versioned(row!);
+        }),
+      { unique: () => catalogErrors.duplicateAttributeType(description ?? '') },
     );
-    if (!row) throw notFound(`Dynamic attribute type ${id}`);
-    return row;
   }
 
-  async delete(tenantId: number, id: number): Promise<void> {
-    const deleted = await translatingConstraints(
+  async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
+    await translatingConstraints(
       () =>
-        this.db.query(
-          'delete from dynamic_attribute_types where tenant_id = $1 and id = $2 returning id',
-          [tenantId, id],
-        ),
-      {
-        stillReferenced: () =>
-          conflict('AttributeTypeInUse', `Dynamic attribute type ${id} is used by items.`),
-      },
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, 'dynamic_attribute_types', tenantId, id, checkVersion, () =>
+            catalogErrors.attributeTypeNotFound(id),
+          );
+          await sql.query('delete from dynamic_attribute_types where tenant_id = $1 and id = $2', [
+            tenantId,
+            id,
+          ]);
+        }),
+      { stillReferenced: () => catalogErrors.attributeTypeInUse(id) },
     );
-    if (deleted.length === 0) throw notFound(`Dynamic attribute type ${id}`);
   }
 
   /** The values of a type that items use, with their TypeValueId. */
@@ -130,9 +157,9 @@ export class AttributeService {
         [tenantId, input.TypeId],
       );
       if (!type)
-        throw validationFailed(
+        throw catalogErrors.unknownReference(
           `${field}.TypeId`,
-          `dynamic attribute type ${input.TypeId} does not exist`,
+          `dynamic attribute type ${input.TypeId}`,
         );
       if (input.TypeValueId != null) {
         const [value] = await sql.query(
@@ -146,16 +173,9 @@ export class AttributeService {
           );
         resolved.push({ typeId: input.TypeId, valueId: input.TypeValueId });
       } else if (input.Value != null) {
-        const [value] = await sql.query<{ id: number }>(
-          `with inserted as (
-             insert into dynamic_attribute_values (tenant_id, type_id, value) values ($1, $2, $3)
-             on conflict (tenant_id, type_id, value) do nothing returning id)
-           select id from inserted
-           union all
-           select id from dynamic_attribute_values where tenant_id = $1 and type_id = $2 and value = $3
-           limit 1`,
-          [tenantId, input.TypeId, input.Value],
-        );
+        const params = [tenantId, input.TypeId, input.Value];
+        const [found] = await sql.query<{ id: number }>(FIND_OR_ADD_VALUE, params);
+        const value = found ?? (await sql.query<{ id: number }>(FIND_VALUE, params))[0];
         resolved.push({ typeId: input.TypeId, valueId: value!.id });
       } else {
         throw validationFailed(`${field}.Value`, 'give Value or TypeValueId');

@@ -2,12 +2,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
 import { Brand, BrandBody, BrandList, BrandListQuery } from './brand-schemas.ts';
 import type { BrandService } from './brand-service.ts';
 
 const tags = ['Brands'];
 const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
+const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
   instance,
@@ -25,7 +27,7 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
       },
     },
     async (request, reply) => {
-      const created = await brands.create(request.tenant.id, request.body);
+      const created = withVersionEtag(reply, await brands.create(request.tenant.id, request.body));
       return reply
         .code(201)
         .header('Location', `/private/catalog/brand/${created.Id}`)
@@ -35,7 +37,8 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
   app.get(
     '/private/catalog/brand/:id',
     { schema: { tags, summary: 'Fetch a brand', params: IdParams, response: { 200: Brand } } },
-    async (request) => brands.get(request.tenant.id, request.params.id),
+    async (request, reply) =>
+      withVersionEtag(reply, await brands.get(request.tenant.id, request.params.id)),
   );
   app.put(
     '/private/catalog/brand/:id',
@@ -43,12 +46,22 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
       schema: {
         tags,
         summary: 'Update a brand',
+        description: 'Honours If-Match (412 when the brand changed).',
         params: IdParams,
         body: BrandBody,
-        response: { 200: Brand, ...conflictResponse },
+        response: { 200: Brand, ...conflictResponse, ...preconditionResponse },
       },
     },
-    async (request) => brands.update(request.tenant.id, request.params.id, request.body),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await brands.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.delete(
     '/private/catalog/brand/:id',
@@ -56,12 +69,13 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
       schema: {
         tags,
         summary: 'Delete a brand (409 while items use it)',
+        description: 'Honours If-Match (412 when the brand changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse },
+        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
       },
     },
     async (request, reply) => {
-      await brands.delete(request.tenant.id, request.params.id);
+      await brands.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PagedResult } from '../../../http/paging.ts';
+import { PagedResult, PagingQuery } from '../../../http/paging.ts';
 import { Id, ShortText } from '../common-schemas.ts';
 
 export const BrandBody = Type.Object(
@@ -18,8 +18,7 @@ export type Brand = Static<typeof Brand>;
 export const BrandList = PagedResult(Brand, 'BrandList');
 
 export const BrandListQuery = Type.Object({
-  skip: Type.Integer({ minimum: 0, default: 0 }),
-  take: Type.Integer({ minimum: 1, maximum: 1000, default: 20 }),
+  ...PagingQuery.properties,
   categoryId: Type.Optional(
     Id('Only the distinct brands of the items in this category and its subcategories.'),
   ),

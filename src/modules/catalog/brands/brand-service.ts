@@ -1,15 +1,15 @@
 // Brands, and the distinct brands of the items in a category subtree.
 import type { DatabaseHandle } from '../../../db/database.ts';
-import { badRequest, conflict, notFound } from '../../../http/errors.ts';
-import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { pagedList } from '../../../db/paged-list.ts';
+import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
+import type { VersionCheck } from '../../../http/etag.ts';
+import type { Page, Paging } from '../../../http/paging.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type { Brand, BrandBody } from './brand-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name"';
-const duplicate = (name: string) => () =>
-  conflict('DuplicateBrandName', `A brand named "${name}" already exists.`);
 
 // The category and all its descendants.
 const SUBTREE = `with recursive subtree as (
@@ -23,25 +23,34 @@ export class BrandService {
     this.db = db;
   }
 
-  async create(tenantId: number, body: BrandBody): Promise<Brand> {
+  async create(tenantId: number, body: BrandBody): Promise<Versioned<Brand>> {
     const [row] = await translatingConstraints(
       () =>
-        this.db.query<Brand>(
-          `insert into brands (tenant_id, name) values ($1, $2) returning ${COLUMNS}`,
+        this.db.query<Brand & { version: number }>(
+          `insert into brands (tenant_id, name) values ($1, $2) returning ${COLUMNS}, version`,
           [tenantId, body.Name],
         ),
-      { unique: duplicate(body.Name) },
+      { unique: () => catalogErrors.duplicateBrandName(body.Name) },
     );
-    return row!;
+    return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<Brand> {
-    const [row] = await this.db.query<Brand>(
-      `select ${COLUMNS} from brands where tenant_id = $1 and id = $2`,
+  async get(tenantId: number, id: number): Promise<Versioned<Brand>> {
+    const [row] = await this.db.query<Brand & { version: number }>(
+      `select ${COLUMNS}, version from brands where tenant_id = $1 and id = $2`,
       [tenantId, id],
     );
-    if (!row) throw notFound(`Brand ${id}`);
-    return row;
+    if (!row) throw catalogErrors.brandNotFound(id);
+    return versioned(row);
+  }
+
+  /** Whether the brand exists (other modules relate things to brands). */
+  async exists(tenantId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query('select 1 from brands where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows.length > 0;
   }
 
   list(tenantId: number, paging: Paging): Promise<Page<Brand>> {
@@ -54,7 +63,7 @@ export class BrandService {
       'select 1 from categories where tenant_id = $1 and id = $2',
       [tenantId, categoryId],
     );
-    if (!category) throw badRequest('UnknownCategory', `Category ${categoryId} does not exist.`);
+    if (!category) throw catalogErrors.unknownCategory(categoryId);
     const used = `${SUBTREE}, used as (
         select distinct i.brand_id from items i join subtree s on i.category_id = s.id
          where i.tenant_id = $1 and i.brand_id is not null)`;
@@ -72,32 +81,40 @@ export class BrandService {
     return { Results: rows, TotalCount: total?.n ?? 0 };
   }
 
-  async update(tenantId: number, id: number, body: BrandBody): Promise<Brand> {
+  async update(
+    tenantId: number,
+    id: number,
+    body: BrandBody,
+    checkVersion: VersionCheck,
+  ): Promise<Versioned<Brand>> {
     assertBodyIdMatches(body.Id, id);
-    const [row] = await translatingConstraints(
+    return translatingConstraints(
       () =>
-        this.db.query<Brand>(
-          `update brands set name = $3 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-          [tenantId, id, body.Name],
-        ),
-      { unique: duplicate(body.Name) },
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, 'brands', tenantId, id, checkVersion, () =>
+            catalogErrors.brandNotFound(id),
+          );
+          const [row] = await sql.query<Brand & { version: number }>(
+            `update brands set name = $3, version = version + 1 where tenant_id = $1 and id = $2
+             returning ${COLUMNS}, version`,
+            [tenantId, id, body.Name],
+          );
+          return versioned(row!);
+        }),
+      { unique: () => catalogErrors.duplicateBrandName(body.Name) },
     );
-    if (!row) throw notFound(`Brand ${id}`);
-    return row;
   }
 
-  async delete(tenantId: number, id: number): Promise<void> {
-    const deleted = await translatingConstraints(
+  async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
+    await translatingConstraints(
       () =>
-        this.db.query('delete from brands where tenant_id = $1 and id = $2 returning id', [
-          tenantId,
-          id,
-        ]),
-      {
-        stillReferenced: () =>
-          conflict('BrandInUse', `Brand ${id} is used by items; change those items first.`),
-      },
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, 'brands', tenantId, id, checkVersion, () =>
+            catalogErrors.brandNotFound(id),
+          );
+          await sql.query('delete from brands where tenant_id = $1 and id = $2', [tenantId, id]);
+        }),
+      { stillReferenced: () => catalogErrors.brandInUse(id) },
     );
-    if (deleted.length === 0) throw notFound(`Brand ${id}`);
   }
 }

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams, MetadataPair } from '../common-schemas.ts';
 import {
   Category,
@@ -16,6 +17,7 @@ import type { CategoryService } from './category-service.ts';
 
 const tags = ['Categories'];
 const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
+const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }> = async (
   instance,
@@ -33,7 +35,10 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       },
     },
     async (request, reply) => {
-      const created = await categories.create(request.tenant.id, request.body);
+      const created = withVersionEtag(
+        reply,
+        await categories.create(request.tenant.id, request.body),
+      );
       return reply
         .code(201)
         .header('Location', `/private/catalog/category/${created.Id}`)
@@ -50,7 +55,8 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
         response: { 200: Category },
       },
     },
-    async (request) => categories.get(request.tenant.id, request.params.id),
+    async (request, reply) =>
+      withVersionEtag(reply, await categories.get(request.tenant.id, request.params.id)),
   );
   app.put(
     '/private/catalog/category/:id',
@@ -58,13 +64,24 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       schema: {
         tags,
         summary: 'Update a category',
-        description: '409 when the new parent is the category or one of its subcategories.',
+        description:
+          '409 when the new parent is the category or one of its subcategories. Honours If-Match (412).',
         params: IdParams,
         body: CategoryBody,
-        response: { 200: Category, ...conflictResponse },
+        response: { 200: Category, ...conflictResponse, ...preconditionResponse },
       },
     },
-    async (request) => categories.update(request.tenant.id, request.params.id, request.body, false),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await categories.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          false,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.patch(
     '/private/catalog/category/:id',
@@ -72,12 +89,23 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       schema: {
         tags,
         summary: 'Partially update a category',
+        description: 'Honours If-Match (412).',
         params: IdParams,
         body: CategoryPatch,
-        response: { 200: Category, ...conflictResponse },
+        response: { 200: Category, ...conflictResponse, ...preconditionResponse },
       },
     },
-    async (request) => categories.update(request.tenant.id, request.params.id, request.body, true),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await categories.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          true,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.delete(
     '/private/catalog/category/:id',
@@ -85,12 +113,13 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       schema: {
         tags,
         summary: 'Remove a category (409 while it has items or subcategories)',
+        description: 'Honours If-Match (412).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse },
+        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
       },
     },
     async (request, reply) => {
-      await categories.delete(request.tenant.id, request.params.id);
+      await categories.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,8 +1,11 @@
 // Categories: a tree per tenant (no cycles), with key/value metadata.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { versioned, type Versioned } from '../../../db/row-version.ts';
 import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
+import { validationFailed } from '../../../http/errors.ts';
+import type { VersionCheck } from '../../../http/etag.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type {
   Category,
   CategoryBody,
@@ -16,7 +19,8 @@ const SELECT_CATEGORY = `
          c.long_description as "LongDescription", c.parent_id as "ParentCategoryId", p.name as "ParentCategoryName",
          (select count(*)::int from categories s where s.tenant_id = c.tenant_id and s.parent_id = c.id) as "SubCategoryCount",
          coalesce((select json_agg(json_build_object('Key', m.key, 'Value', m.value) order by m.key)
-                     from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]') as "CategoryMetadata"
+                     from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]') as "CategoryMetadata",
+         c.version
     from categories c
     left join categories p on p.tenant_id = c.tenant_id and p.id = c.parent_id`;
 
@@ -29,16 +33,25 @@ export class CategoryService {
     this.db = db;
   }
 
-  async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<Category> {
-    const [row] = await sql.query<Category>(
+  async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<Versioned<Category>> {
+    const [row] = await sql.query<Category & { version: number }>(
       `${SELECT_CATEGORY} where c.tenant_id = $1 and c.id = $2`,
       [tenantId, id],
     );
-    if (!row) throw notFound(`Category ${id}`);
-    return row;
+    if (!row) throw catalogErrors.categoryNotFound(id);
+    return versioned(row);
   }
 
-  async create(tenantId: number, body: CategoryBody): Promise<Category> {
+  /** Whether the category exists (other modules relate things to categories). */
+  async exists(tenantId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query('select 1 from categories where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
+  async create(tenantId: number, body: CategoryBody): Promise<Versioned<Category>> {
     return this.db.rawTransaction(async (sql) => {
       if (body.ParentCategoryId != null)
         await this.requireParent(sql, tenantId, body.ParentCategoryId);
@@ -63,7 +76,8 @@ export class CategoryService {
     id: number,
     body: CategoryBody | CategoryPatch,
     partial: boolean,
-  ): Promise<Category> {
+    checkVersion: VersionCheck,
+  ): Promise<Versioned<Category>> {
     assertBodyIdMatches(body.Id, id);
     return this.db.rawTransaction(async (sql) => {
       await sql.query(TREE_LOCK, [tenantId]);
@@ -72,11 +86,13 @@ export class CategoryService {
         short_description: string | null;
         long_description: string | null;
         parent_id: number | null;
+        version: number;
       }>(
-        'select name, short_description, long_description, parent_id from categories where tenant_id = $1 and id = $2 for update',
+        'select name, short_description, long_description, parent_id, version from categories where tenant_id = $1 and id = $2 for update',
         [tenantId, id],
       );
-      if (!current) throw notFound(`Category ${id}`);
+      if (!current) throw catalogErrors.categoryNotFound(id);
+      checkVersion(current.version);
       const keep = (key: keyof CategoryPatch) => partial && !(key in body);
       const next = {
         name: keep('Name') ? current.name : (body.Name ?? null),
@@ -102,30 +118,22 @@ export class CategoryService {
     });
   }
 
-  async delete(tenantId: number, id: number): Promise<void> {
+  async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
     await this.db.rawTransaction(async (sql) => {
-      const [row] = await sql.query<{ children: boolean; items: boolean }>(
+      const [row] = await sql.query<{ children: boolean; items: boolean; version: number }>(
         `select exists (select 1 from categories where tenant_id = $1 and parent_id = $2) as children,
-                exists (select 1 from items where tenant_id = $1 and category_id = $2) as items
+                exists (select 1 from items where tenant_id = $1 and category_id = $2) as items, version
            from categories where tenant_id = $1 and id = $2 for update`,
         [tenantId, id],
       );
-      if (!row) throw notFound(`Category ${id}`);
-      if (row.children)
-        throw conflict(
-          'CategoryHasChildren',
-          `Category ${id} has subcategories; move or remove them first.`,
-        );
-      if (row.items)
-        throw conflict(
-          'CategoryHasItems',
-          `Category ${id} has items; move them to another category first.`,
-        );
+      if (!row) throw catalogErrors.categoryNotFound(id);
+      checkVersion(row.version);
+      if (row.children) throw catalogErrors.categoryHasChildren(id);
+      if (row.items) throw catalogErrors.categoryHasItems(id);
       await translatingConstraints(
         () => sql.query('delete from categories where tenant_id = $1 and id = $2', [tenantId, id]),
         {
-          stillReferenced: () =>
-            conflict('CategoryInUse', `Category ${id} gained items or subcategories meanwhile.`),
+          stillReferenced: () => catalogErrors.categoryInUse(id),
         },
       );
     });
@@ -167,8 +175,7 @@ export class CategoryService {
   }
 
   async metadata(tenantId: number, categoryId: number): Promise<{ Key: string; Value: string }[]> {
-    const category = await this.get(tenantId, categoryId);
-    return category.CategoryMetadata;
+    return (await this.get(tenantId, categoryId)).value.CategoryMetadata;
   }
 
   async addMetadata(tenantId: number, body: CategoryMetadataBody): Promise<CategoryMetadataBody> {
@@ -180,13 +187,9 @@ export class CategoryService {
           [tenantId, body.CategoryId, body.Key, body.Value],
         ),
       {
-        unique: () =>
-          conflict(
-            'DuplicateMetadataKey',
-            `Category ${body.CategoryId} already has metadata "${body.Key}".`,
-          ),
+        unique: () => catalogErrors.duplicateMetadataKey(body.CategoryId, body.Key),
         missingReference: () =>
-          validationFailed('CategoryId', `category ${body.CategoryId} does not exist`),
+          catalogErrors.unknownReference('CategoryId', `category ${body.CategoryId}`),
       },
     );
     return body;
@@ -201,8 +204,7 @@ export class CategoryService {
       'update category_metadata set value = $4 where tenant_id = $1 and category_id = $2 and key = $3 returning key',
       [tenantId, body.CategoryId, body.Key, body.Value],
     );
-    if (updated.length === 0)
-      throw notFound(`Metadata "${body.Key}" of category ${body.CategoryId}`);
+    if (updated.length === 0) throw catalogErrors.metadataNotFound(body.CategoryId, body.Key);
     return body;
   }
 
@@ -223,7 +225,7 @@ export class CategoryService {
       'delete from category_metadata where tenant_id = $1 and category_id = $2 and key = $3 returning key',
       [tenantId, categoryId, key],
     );
-    if (deleted.length === 0) throw notFound(`Metadata "${key}" of category ${categoryId}`);
+    if (deleted.length === 0) throw catalogErrors.metadataNotFound(categoryId, key);
   }
 
   private async requireCategoryInBody(tenantId: number, id: number): Promise<void> {
@@ -231,7 +233,7 @@ export class CategoryService {
       tenantId,
       id,
     ]);
-    if (!row) throw validationFailed('CategoryId', `category ${id} does not exist`);
+    if (!row) throw catalogErrors.unknownReference('CategoryId', `category ${id}`);
   }
 
   private async requireParent(sql: RawSql, tenantId: number, parentId: number): Promise<void> {
@@ -239,7 +241,7 @@ export class CategoryService {
       tenantId,
       parentId,
     ]);
-    if (!row) throw validationFailed('ParentCategoryId', `category ${parentId} does not exist`);
+    if (!row) throw catalogErrors.unknownReference('ParentCategoryId', `category ${parentId}`);
   }
 
   private async refuseCycle(
@@ -256,10 +258,6 @@ export class CategoryService {
        select exists (select 1 from subtree where id = $3) as cycle`,
       [tenantId, id, newParentId],
     );
-    if (row?.cycle)
-      throw conflict(
-        'CategoryCycle',
-        `Category ${newParentId} is category ${id} or one of its subcategories; a category cannot be its own ancestor.`,
-      );
+    if (row?.cycle) throw catalogErrors.categoryCycle(id, newParentId);
   }
 }

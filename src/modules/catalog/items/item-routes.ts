@@ -2,11 +2,11 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { badRequest } from '../../../http/errors.ts';
-import { checkIfMatch, setEtag } from '../../../http/etag.ts';
+import { ifMatchVersion, setVersionEtag } from '../../../http/etag.ts';
 import { sendJsonText } from '../../../http/json-text.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import { IdParams } from '../common-schemas.ts';
 import {
   Item,
@@ -25,22 +25,13 @@ import type { VariantService } from './variant-service.ts';
 const tags = ['Items'];
 const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
 const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
-const etagVersion = (version: number) => `v${version}`;
-
 function sendItem(reply: FastifyReply, { json, version }: ItemJson): FastifyReply {
-  setEtag(reply, etagVersion(version));
+  setVersionEtag(reply, version);
   return sendJsonText(reply, json);
 }
 
-const ifMatch = (request: FastifyRequest) => (version: number) =>
-  checkIfMatch(request, etagVersion(version));
-
 function bodyId(body: { Id?: number }): number {
-  if (body.Id === undefined)
-    throw badRequest(
-      'IdRequired',
-      'Give the item Id in the body, or use /private/catalog/item/{id}.',
-    );
+  if (body.Id === undefined) throw catalogErrors.itemIdRequired();
   return body.Id;
 }
 
@@ -97,7 +88,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     const schema = partial ? patch : put;
     const method = partial ? 'PATCH' : 'PUT';
     const update = (request: FastifyRequest, body: ItemPatch, id: number) =>
-      items.update(request.tenant.id, id, body, partial, ifMatch(request));
+      items.update(request.tenant.id, id, body, partial, ifMatchVersion(request));
     app.route({
       method,
       url: '/private/catalog/item/:id',
@@ -125,7 +116,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      await items.delete(request.tenant.id, request.params.id, ifMatch(request));
+      await items.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,7 +1,9 @@
 // Items: create, read, full and partial update, delete, list and the simple search, with the
 // referential rules of the contract. Every write that touches several rows is one transaction.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { validationFailed } from '../../../http/errors.ts';
+import type { VersionCheck } from '../../../http/etag.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type { Paging } from '../../../http/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
@@ -26,9 +28,6 @@ export type ItemPageJson = string;
 
 const pageJson = (results: string | undefined, total: number): ItemPageJson =>
   `{"Results":${results ?? '[]'},"TotalCount":${total}}`;
-
-/** Checks an If-Match header against the current version; 412 when it does not match. */
-export type VersionCheck = (version: number) => void;
 
 interface Scalars {
   sku: string | null;
@@ -94,7 +93,7 @@ export class ItemService {
 
   async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<ItemJson> {
     const [row] = await sql.prepared<ItemJson>('catalog_item_by_id', ITEM_BY_ID, [tenantId, id]);
-    if (!row) throw notFound(`Item ${id}`);
+    if (!row) throw catalogErrors.itemNotFound(id);
     return row;
   }
 
@@ -270,7 +269,7 @@ export class ItemService {
 
   private write<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
     return translatingConstraints(() => this.db.rawTransaction(fn), {
-      unique: () => conflict('DuplicateSku', 'Another item of this tenant has the same SKU.'),
+      unique: () => catalogErrors.duplicateSku(),
     });
   }
 
@@ -287,7 +286,7 @@ export class ItemService {
          from items where tenant_id = $1 and id = $2 for update`,
       [tenantId, id],
     );
-    if (!row) throw notFound(`Item ${id}`);
+    if (!row) throw catalogErrors.itemNotFound(id);
     checkVersion(row.version);
     return row;
   }
@@ -297,7 +296,7 @@ export class ItemService {
       tenantId,
       id,
     ]);
-    if (!row) throw notFound(`Item ${id}`);
+    if (!row) throw catalogErrors.itemNotFound(id);
   }
 
   /** Marks the item changed (new ETag) and locks it for the rest of the transaction. */
@@ -306,7 +305,7 @@ export class ItemService {
       'update items set version = version + 1, date_modified = now() where tenant_id = $1 and id = $2 returning id',
       [tenantId, id],
     );
-    if (updated.length === 0) throw notFound(`Item ${id}`);
+    if (updated.length === 0) throw catalogErrors.itemNotFound(id);
   }
 
   private async checkReferences(sql: RawSql, tenantId: number, s: Scalars): Promise<void> {
@@ -316,8 +315,8 @@ export class ItemService {
       [tenantId, s.categoryId, s.brandId],
     );
     if (!refs?.category)
-      throw validationFailed('CategoryId', `category ${s.categoryId} does not exist`);
-    if (!refs.brand) throw validationFailed('BrandId', `brand ${s.brandId} does not exist`);
+      throw catalogErrors.unknownReference('CategoryId', `category ${s.categoryId}`);
+    if (!refs.brand) throw catalogErrors.unknownReference('BrandId', `brand ${s.brandId}`);
   }
 
   private async writeCollections(

@@ -2,7 +2,8 @@
 // (DefaultItemId = its own Id) or a variant (DefaultItemId = the default item's Id); it is in at
 // most one group. A group left without variants dissolves: its default item becomes stand-alone.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { conflict, notFound, validationFailed } from '../../../http/errors.ts';
+import { validationFailed } from '../../../http/errors.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type { VariantGroup } from './item-schemas.ts';
 
 interface Membership {
@@ -11,15 +12,25 @@ interface Membership {
   variants: number;
 }
 
+/**
+ * Locks the items (in id order, so that concurrent calls cannot deadlock) and then reads their
+ * group state. The read is a statement of its own on purpose: it sees what transactions that
+ * held these locks before committed (a variant added to one of these items meanwhile), where the
+ * locking statement's own snapshot would not, and two concurrent calls could nest groups.
+ */
 async function memberships(
   sql: RawSql,
   tenantId: number,
   ids: number[],
 ): Promise<Map<number, Membership>> {
+  await sql.query(
+    'select id from items where tenant_id = $1 and id = any($2::int[]) order by id for update',
+    [tenantId, ids],
+  );
   const rows = await sql.query<Membership>(
     `select i.id, i.default_item_id,
             (select count(*)::int from items v where v.tenant_id = i.tenant_id and v.default_item_id = i.id and v.id <> i.id) as variants
-       from items i where i.tenant_id = $1 and i.id = any($2::int[]) order by i.id for update`,
+       from items i where i.tenant_id = $1 and i.id = any($2::int[])`,
     [tenantId, ids],
   );
   return new Map(rows.map((r) => [r.id, r]));
@@ -103,9 +114,8 @@ export class VariantService {
   ungroup(tenantId: number, id: number): Promise<void> {
     return this.db.rawTransaction(async (sql) => {
       const item = (await memberships(sql, tenantId, [id])).get(id);
-      if (!item) throw notFound(`Item ${id}`);
-      if (item.default_item_id !== id)
-        throw conflict('NotADefaultItem', `Item ${id} is not the default item of a variant group.`);
+      if (!item) throw catalogErrors.itemNotFound(id);
+      if (item.default_item_id !== id) throw catalogErrors.notADefaultItem(id);
       await sql.query(
         `update items set default_item_id = null, version = version + 1, date_modified = now()
           where tenant_id = $1 and default_item_id = $2`,
@@ -128,33 +138,17 @@ export class VariantService {
   ): Promise<void> {
     const all = await memberships(sql, tenantId, [defaultItemId, ...ids]);
     const target = all.get(defaultItemId);
-    if (!target) throw notFound(`Item ${defaultItemId}`);
-    if (isVariant(target)) {
-      throw conflict(
-        'NotADefaultItem',
-        `Item ${defaultItemId} is a variant of item ${target.default_item_id}; group under that item instead.`,
-      );
-    }
+    if (!target) throw catalogErrors.itemNotFound(defaultItemId);
+    if (isVariant(target)) throw catalogErrors.isVariantOf(defaultItemId, target.default_item_id);
     const sourceGroups = new Set<number>();
     for (const id of ids) {
       const item = all.get(id);
-      if (!item) throw notFound(`Item ${id}`);
+      if (!item) throw catalogErrors.itemNotFound(id);
       if (item.default_item_id === defaultItemId) continue;
-      if (item.default_item_id === id && item.variants > 0) {
-        throw conflict(
-          'IsDefaultItem',
-          `Item ${id} is the default item of its own variant group; ungroup it first.`,
-        );
-      }
-      if (mode === 'group' && isVariant(item)) {
-        throw conflict(
-          'AlreadyGrouped',
-          `Item ${id} is a variant of item ${item.default_item_id}; use move to change its group.`,
-        );
-      }
-      if (mode === 'move' && !isVariant(item)) {
-        throw conflict('NotAVariant', `Item ${id} is not in a variant group; use group instead.`);
-      }
+      if (item.default_item_id === id && item.variants > 0) throw catalogErrors.isDefaultItem(id);
+      if (mode === 'group' && isVariant(item))
+        throw catalogErrors.alreadyGrouped(id, item.default_item_id);
+      if (mode === 'move' && !isVariant(item)) throw catalogErrors.notAVariant(id);
       if (isVariant(item)) sourceGroups.add(item.default_item_id!);
     }
     await setDefault(sql, tenantId, [defaultItemId, ...ids], defaultItemId);
@@ -171,12 +165,8 @@ export class VariantService {
     const item = (await memberships(sql, tenantId, [itemId])).get(itemId)!;
     if (defaultItemId === item.default_item_id) return;
     if (defaultItemId === null || defaultItemId === itemId) {
-      if (item.default_item_id === itemId && item.variants > 0) {
-        throw conflict(
-          'IsDefaultItem',
-          `Item ${itemId} is the default item of a variant group; ungroup it first.`,
-        );
-      }
+      if (item.default_item_id === itemId && item.variants > 0)
+        throw catalogErrors.isDefaultItem(itemId);
       const previousGroup = item.default_item_id;
       await setDefault(sql, tenantId, [itemId], defaultItemId);
       if (previousGroup !== null) await dissolveEmptyGroups(sql, tenantId, [previousGroup]);
@@ -186,7 +176,7 @@ export class VariantService {
       tenantId,
       defaultItemId,
     ]);
-    if (!target) throw validationFailed('DefaultItemId', `item ${defaultItemId} does not exist`);
+    if (!target) throw catalogErrors.unknownReference('DefaultItemId', `item ${defaultItemId}`);
     await this.join(sql, tenantId, defaultItemId, [itemId], isVariant(item) ? 'move' : 'group');
   }
 }

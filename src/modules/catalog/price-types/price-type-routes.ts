@@ -3,12 +3,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PagingQuery } from '../../../http/paging.ts';
+import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
 import { PriceType, PriceTypeBody, PriceTypeList } from './price-type-schemas.ts';
 import type { PriceTypeService } from './price-type-service.ts';
 
 const tags = ['Price types'];
 const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
+const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService }> = async (
   instance,
@@ -26,7 +28,10 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
       },
     },
     async (request, reply) => {
-      const created = await priceTypes.create(request.tenant.id, request.body);
+      const created = withVersionEtag(
+        reply,
+        await priceTypes.create(request.tenant.id, request.body),
+      );
       return reply
         .code(201)
         .header('Location', `/private/catalog/pricetype/${created.Id}`)
@@ -43,7 +48,8 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
         response: { 200: PriceType },
       },
     },
-    async (request) => priceTypes.get(request.tenant.id, request.params.id),
+    async (request, reply) =>
+      withVersionEtag(reply, await priceTypes.get(request.tenant.id, request.params.id)),
   );
   app.put(
     '/private/catalog/pricetype/:id',
@@ -51,12 +57,22 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
       schema: {
         tags,
         summary: 'Update a price type',
+        description: 'Honours If-Match (412 when the price type changed).',
         params: IdParams,
         body: PriceTypeBody,
-        response: { 200: PriceType },
+        response: { 200: PriceType, ...preconditionResponse },
       },
     },
-    async (request) => priceTypes.update(request.tenant.id, request.params.id, request.body),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await priceTypes.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.delete(
     '/private/catalog/pricetype/:id',
@@ -64,12 +80,13 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
       schema: {
         tags,
         summary: 'Delete a price type (409 while prices use it)',
+        description: 'Honours If-Match (412 when the price type changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse },
+        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
       },
     },
     async (request, reply) => {
-      await priceTypes.delete(request.tenant.id, request.params.id);
+      await priceTypes.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
       return reply.code(204).send(null);
     },
   );

@@ -3,10 +3,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PagingQuery } from '../../../http/paging.ts';
+import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
 import {
   ItemTagMapping,
   ItemTagMappingKey,
+  ItemTagMappingList,
   ItemTagMappingQuery,
   Tag,
   TagBody,
@@ -16,6 +18,7 @@ import type { TagService } from './tag-service.ts';
 
 const tags = ['Tags'];
 const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
+const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
   instance,
@@ -33,14 +36,18 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
       },
     },
     async (request, reply) => {
-      const created = await tagService.create(request.tenant.id, request.body);
+      const created = withVersionEtag(
+        reply,
+        await tagService.create(request.tenant.id, request.body),
+      );
       return reply.code(201).header('Location', `/private/catalog/tag/${created.Id}`).send(created);
     },
   );
   app.get(
     '/private/catalog/tag/:id',
     { schema: { tags, summary: 'Fetch a tag', params: IdParams, response: { 200: Tag } } },
-    async (request) => tagService.get(request.tenant.id, request.params.id),
+    async (request, reply) =>
+      withVersionEtag(reply, await tagService.get(request.tenant.id, request.params.id)),
   );
   app.put(
     '/private/catalog/tag/:id',
@@ -48,12 +55,22 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
       schema: {
         tags,
         summary: 'Update a tag',
+        description: 'Honours If-Match (412 when the tag changed).',
         params: IdParams,
         body: TagBody,
-        response: { 200: Tag, ...conflictResponse },
+        response: { 200: Tag, ...conflictResponse, ...preconditionResponse },
       },
     },
-    async (request) => tagService.update(request.tenant.id, request.params.id, request.body),
+    async (request, reply) =>
+      withVersionEtag(
+        reply,
+        await tagService.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          ifMatchVersion(request),
+        ),
+      ),
   );
   app.delete(
     '/private/catalog/tag/:id',
@@ -61,12 +78,13 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
       schema: {
         tags,
         summary: 'Delete a tag (409 while items carry it)',
+        description: 'Honours If-Match (412 when the tag changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse },
+        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
       },
     },
     async (request, reply) => {
-      await tagService.delete(request.tenant.id, request.params.id);
+      await tagService.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
       return reply.code(204).send(null);
     },
   );
@@ -100,12 +118,15 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
     {
       schema: {
         tags,
-        summary: 'Mappings of one item (itemId) or one tag (tagId)',
+        summary: 'Mappings of one item (itemId) or one tag (tagId), a page at a time',
         querystring: ItemTagMappingQuery,
-        response: { 200: Type.Array(ItemTagMapping) },
+        response: { 200: ItemTagMappingList },
       },
     },
-    async (request) => tagService.mappings(request.tenant.id, request.query),
+    async (request) => {
+      const { itemId, tagId, skip, take } = request.query;
+      return tagService.mappings(request.tenant.id, { itemId, tagId }, { skip, take });
+    },
   );
   app.delete(
     '/private/catalog/itemtagmapping',

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PagedResult } from '../../../http/paging.ts';
+import { PagedResult, PagingQuery } from '../../../http/paging.ts';
 import { Id, LongText, Nullable, ShortText } from '../common-schemas.ts';
 
 export const TagBody = Type.Object(
@@ -34,5 +34,7 @@ export type ItemTagMapping = Static<typeof ItemTagMapping>;
 export const ItemTagMappingQuery = Type.Object({
   itemId: Type.Optional(Id()),
   tagId: Type.Optional(Id()),
+  ...PagingQuery.properties,
 });
+export const ItemTagMappingList = PagedResult(ItemTagMapping, 'ItemTagMappingList');
 export const ItemTagMappingKey = Type.Object({ itemId: Id(), tagId: Id() });

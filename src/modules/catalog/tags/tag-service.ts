@@ -1,15 +1,15 @@
 // Tags and the item–tag mappings.
 import type { DatabaseHandle } from '../../../db/database.ts';
-import { ApiError, conflict, notFound } from '../../../http/errors.ts';
-import type { Page, Paging } from '../../../http/paging.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { pagedList } from '../../../db/paged-list.ts';
+import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
+import type { VersionCheck } from '../../../http/etag.ts';
+import type { Page, Paging } from '../../../http/paging.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type { ItemTagMapping, Tag, TagBody } from './tag-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name", description as "Description"';
-const duplicate = (name: string) => () =>
-  conflict('DuplicateTagName', `A tag named "${name}" already exists.`);
 
 export class TagService {
   private readonly db: DatabaseHandle;
@@ -17,58 +17,66 @@ export class TagService {
     this.db = db;
   }
 
-  async create(tenantId: number, body: TagBody): Promise<Tag> {
+  async create(tenantId: number, body: TagBody): Promise<Versioned<Tag>> {
     const [row] = await translatingConstraints(
       () =>
-        this.db.query<Tag>(
-          `insert into tags (tenant_id, name, description) values ($1, $2, $3) returning ${COLUMNS}`,
+        this.db.query<Tag & { version: number }>(
+          `insert into tags (tenant_id, name, description) values ($1, $2, $3) returning ${COLUMNS}, version`,
           [tenantId, body.Name, body.Description ?? null],
         ),
-      { unique: duplicate(body.Name) },
+      { unique: () => catalogErrors.duplicateTagName(body.Name) },
     );
-    return row!;
+    return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<Tag> {
-    const [row] = await this.db.query<Tag>(
-      `select ${COLUMNS} from tags where tenant_id = $1 and id = $2`,
+  async get(tenantId: number, id: number): Promise<Versioned<Tag>> {
+    const [row] = await this.db.query<Tag & { version: number }>(
+      `select ${COLUMNS}, version from tags where tenant_id = $1 and id = $2`,
       [tenantId, id],
     );
-    if (!row) throw notFound(`Tag ${id}`);
-    return row;
+    if (!row) throw catalogErrors.tagNotFound(id);
+    return versioned(row);
   }
 
   list(tenantId: number, paging: Paging): Promise<Page<Tag>> {
     return pagedList(this.db, 'tags', COLUMNS, tenantId, paging);
   }
 
-  async update(tenantId: number, id: number, body: TagBody): Promise<Tag> {
+  async update(
+    tenantId: number,
+    id: number,
+    body: TagBody,
+    checkVersion: VersionCheck,
+  ): Promise<Versioned<Tag>> {
     assertBodyIdMatches(body.Id, id);
-    const [row] = await translatingConstraints(
+    return translatingConstraints(
       () =>
-        this.db.query<Tag>(
-          `update tags set name = $3, description = $4 where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-          [tenantId, id, body.Name, body.Description ?? null],
-        ),
-      { unique: duplicate(body.Name) },
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, 'tags', tenantId, id, checkVersion, () =>
+            catalogErrors.tagNotFound(id),
+          );
+          const [row] = await sql.query<Tag & { version: number }>(
+            `update tags set name = $3, description = $4, version = version + 1
+              where tenant_id = $1 and id = $2 returning ${COLUMNS}, version`,
+            [tenantId, id, body.Name, body.Description ?? null],
+          );
+          return versioned(row!);
+        }),
+      { unique: () => catalogErrors.duplicateTagName(body.Name) },
     );
-    if (!row) throw notFound(`Tag ${id}`);
-    return row;
   }
 
-  async delete(tenantId: number, id: number): Promise<void> {
-    const deleted = await translatingConstraints(
+  async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
+    await translatingConstraints(
       () =>
-        this.db.query('delete from tags where tenant_id = $1 and id = $2 returning id', [
-          tenantId,
-          id,
-        ]),
-      {
-        stillReferenced: () =>
-          conflict('TagInUse', `Tag ${id} is mapped to items; remove those mappings first.`),
-      },
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, 'tags', tenantId, id, checkVersion, () =>
+            catalogErrors.tagNotFound(id),
+          );
+          await sql.query('delete from tags where tenant_id = $1 and id = $2', [tenantId, id]);
+        }),
+      { stillReferenced: () => catalogErrors.tagInUse(id) },
     );
-    if (deleted.length === 0) throw notFound(`Tag ${id}`);
   }
 
   /** Maps a tag to an item: 404 for an unknown item or tag, 409 when already mapped (as the v4 system). */
@@ -78,8 +86,8 @@ export class TagService {
               exists (select 1 from tags where tenant_id = $1 and id = $3) as tag`,
       [tenantId, mapping.ItemId, mapping.TagId],
     );
-    if (!found?.item) throw notFound(`Item ${mapping.ItemId}`);
-    if (!found.tag) throw notFound(`Tag ${mapping.TagId}`);
+    if (!found?.item) throw catalogErrors.itemNotFound(mapping.ItemId);
+    if (!found.tag) throw catalogErrors.tagNotFound(mapping.TagId);
     const inserted = await translatingConstraints(
       () =>
         this.db.query(
@@ -87,31 +95,36 @@ export class TagService {
           [tenantId, mapping.ItemId, mapping.TagId],
         ),
       // The item or tag was deleted between the check and the insert.
-      { missingReference: () => notFound(`Item ${mapping.ItemId} or tag ${mapping.TagId}`) },
+      { missingReference: () => catalogErrors.itemOrTagNotFound(mapping.ItemId, mapping.TagId) },
     );
     if (inserted.length === 0)
-      throw conflict(
-        'DuplicateItemTagMapping',
-        `Item ${mapping.ItemId} already has tag ${mapping.TagId}.`,
-      );
+      throw catalogErrors.duplicateItemTagMapping(mapping.ItemId, mapping.TagId);
     return { ItemId: mapping.ItemId, TagId: mapping.TagId };
   }
 
+  /** The mappings of one item or of one tag, a page at a time. */
   async mappings(
     tenantId: number,
-    filter: { itemId?: number; tagId?: number },
-  ): Promise<ItemTagMapping[]> {
-    if ((filter.itemId === undefined) === (filter.tagId === undefined)) {
-      throw new ApiError(400, 'ValidationFailed', 'Give exactly one of itemId and tagId.', {
-        errors: [{ Field: 'itemId', Message: 'exactly one of itemId and tagId is required' }],
-      });
-    }
+    filter: { itemId?: number | undefined; tagId?: number | undefined },
+    paging: Paging,
+  ): Promise<Page<ItemTagMapping>> {
+    if ((filter.itemId === undefined) === (filter.tagId === undefined))
+      throw catalogErrors.oneMappingFilter();
     const byItem = filter.itemId !== undefined;
-    return this.db.query<ItemTagMapping>(
-      `select item_id as "ItemId", tag_id as "TagId" from item_tags
-        where tenant_id = $1 and ${byItem ? 'item_id' : 'tag_id'} = $2 order by item_id, tag_id`,
-      [tenantId, byItem ? filter.itemId : filter.tagId],
-    );
+    const where = `tenant_id = $1 and ${byItem ? 'item_id' : 'tag_id'} = $2`;
+    const key = byItem ? filter.itemId : filter.tagId;
+    const [rows, [total]] = await Promise.all([
+      this.db.query<ItemTagMapping>(
+        `select item_id as "ItemId", tag_id as "TagId" from item_tags
+          where ${where} order by item_id, tag_id offset $3 limit $4`,
+        [tenantId, key, paging.skip, paging.take],
+      ),
+      this.db.query<{ n: number }>(`select count(*)::int as n from item_tags where ${where}`, [
+        tenantId,
+        key,
+      ]),
+    ]);
+    return { Results: rows, TotalCount: total?.n ?? 0 };
   }
 
   async unmap(tenantId: number, itemId: number, tagId: number): Promise<void> {
@@ -119,6 +132,6 @@ export class TagService {
       'delete from item_tags where tenant_id = $1 and item_id = $2 and tag_id = $3 returning item_id',
       [tenantId, itemId, tagId],
     );
-    if (deleted.length === 0) throw notFound(`A mapping of item ${itemId} to tag ${tagId}`);
+    if (deleted.length === 0) throw catalogErrors.mappingNotFound(itemId, tagId);
   }
 }

@@ -1,0 +1,148 @@
+// Concurrent writes on PostgreSQL (the embedded database runs one statement at a time, so these
+// races cannot happen there). Each test makes the race happen for sure: a second connection holds
+// the conflicting change open while the request waits on it, then commits.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import {
+  CATALOG,
+  createAttributeType,
+  createBrand,
+  createItem,
+  expectError,
+  expectStatus,
+  getItem,
+  sleep,
+} from './catalog-fixtures.ts';
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+describe.skipIf(!onPostgres)('concurrent catalog writes on PostgreSQL', () => {
+  let api: TestApi;
+  let acme: TestTenant;
+  let tenantId: number;
+  let other: pg.Client;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    acme = await api.createTenant('acme');
+    tenantId = (await api.services.tenants.findByName('acme'))!.id;
+    other = new pg.Client({ connectionString: api.database.url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await api?.close();
+  });
+
+  /** Runs `hold` in an open transaction on the other connection, starts `request`, lets it
+   * block on what the transaction holds, then commits and answers the request's response. */
+  async function whileHeld<T>(hold: string, params: unknown[], request: () => Promise<T>) {
+    await other.query('begin');
+    try {
+      await other.query(hold, params);
+      const pending = request();
+      // Long enough for the request to reach the row or index entry the transaction holds.
+      await sleep(300);
+      await other.query('commit');
+      return await pending;
+    } catch (error) {
+      await other.query('rollback').catch(() => {});
+      throw error;
+    }
+  }
+
+  it('two requests adding the same new dynamic attribute value both succeed (no 500)', async () => {
+    const type = await createAttributeType(api, acme);
+    const item = await createItem(api, acme);
+    // The other transaction adds the value first and commits while the request's insert waits.
+    const response = await whileHeld(
+      'insert into dynamic_attribute_values (tenant_id, type_id, value) values ($1, $2, $3)',
+      [tenantId, type.Id, 'Teal'],
+      () =>
+        api.call({
+          method: 'PUT',
+          url: `${CATALOG}/items/${item.Id}/dynamicattributes`,
+          tenant: acme,
+          body: [{ TypeId: type.Id, Value: 'Teal' }],
+        }),
+    );
+    expectStatus(response, 200);
+    const [attribute] = response.json<{ TypeValueId: number; Value: string }[]>();
+    expect(attribute!.Value).toBe('Teal');
+    const { rows } = await other.query(
+      'select id from dynamic_attribute_values where tenant_id = $1 and type_id = $2',
+      [tenantId, type.Id],
+    );
+    expect(rows.map((r: { id: number }) => r.id)).toEqual([attribute!.TypeValueId]);
+  });
+
+  it('group calls that would nest variant groups: the later one is refused with 409', async () => {
+    const [a, b, c] = [
+      await createItem(api, acme),
+      await createItem(api, acme),
+      await createItem(api, acme),
+    ];
+    // The other transaction makes A the default item of B (as `group A [B]` does) and commits
+    // while `group C [A]` waits for A.
+    const response = await whileHeld(
+      'update items set default_item_id = $2 where tenant_id = $1 and id = any($3::int[])',
+      [tenantId, a.Id, [a.Id, b.Id]],
+      () =>
+        api.call({
+          method: 'POST',
+          url: `${CATALOG}/items/${c.Id}/group`,
+          tenant: acme,
+          body: [a.Id],
+        }),
+    );
+    expectError(response, 409, 'IsDefaultItem');
+    expect((await getItem(api, acme, a.Id)).DefaultItemId).toBe(a.Id);
+    expect((await getItem(api, acme, b.Id)).DefaultItemId).toBe(a.Id);
+    expect((await getItem(api, acme, c.Id)).DefaultItemId).toBeNull();
+  });
+
+  it('a brand deleted between the check and the insert makes the item create 400, not 500', async () => {
+    const brand = await createBrand(api, acme);
+    const response = await whileHeld(
+      'delete from brands where tenant_id = $1 and id = $2',
+      [tenantId, brand.Id],
+      () =>
+        api.call({
+          method: 'POST',
+          url: `${CATALOG}/item`,
+          tenant: acme,
+          body: { Title: 'Racing', BrandId: brand.Id },
+        }),
+    );
+    expectError(response, 400, 'ReferenceNotFound');
+    const { rows } = await other.query(
+      "select count(*)::int as n from items where tenant_id = $1 and title = 'Racing'",
+      [tenantId],
+    );
+    expect(rows[0]).toEqual({ n: 0 });
+  });
+
+  it('mapping an item to a tag deleted meanwhile is 404, not 500', async () => {
+    const item = await createItem(api, acme);
+    const tag = await api.call({
+      method: 'POST',
+      url: `${CATALOG}/tag`,
+      tenant: acme,
+      body: { Name: 'Vanishing' },
+    });
+    const tagId = tag.json<{ Id: number }>().Id;
+    const response = await whileHeld(
+      'delete from tags where tenant_id = $1 and id = $2',
+      [tenantId, tagId],
+      () =>
+        api.call({
+          method: 'POST',
+          url: `${CATALOG}/itemtagmapping`,
+          tenant: acme,
+          body: { ItemId: item.Id, TagId: tagId },
+        }),
+    );
+    expectError(response, 404, 'NotFound');
+  });
+});
