@@ -13,21 +13,22 @@ const DEMO_TENANT = 'demo';
 const LOST_LOCK_EXIT_MS = 5_000;
 
 export async function serve(config: Config): Promise<void> {
-  let app: FastifyInstance | undefined;
+  // The server once built: failures reported before that go to stderr.
+  const built: { app?: FastifyInstance } = {};
   const database = await openDatabase({
     ...config,
     onBackgroundError: (error, what) => {
       if (what === 'pool') {
-        if (app) app.log.error({ err: error }, 'an idle database connection failed');
+        if (built.app) built.app.log.error({ err: error }, 'an idle database connection failed');
         else console.error(`An idle database connection failed: ${error.message}`);
         return;
       }
       // Another process may now write the same files: stop serving before anything is corrupted.
       const message = `the lock on DATA_DIR=${config.dataDir} was lost (${error.message}); stopping`;
-      if (app) app.log.fatal({ err: error }, message);
+      if (built.app) built.app.log.fatal({ err: error }, message);
       else console.error(message);
       setTimeout(() => process.exit(1), LOST_LOCK_EXIT_MS).unref();
-      void (app?.close() ?? Promise.resolve()).finally(() => process.exit(1));
+      void (built.app?.close() ?? Promise.resolve()).finally(() => process.exit(1));
     },
   });
   const services = createServices(config, database);
@@ -36,8 +37,8 @@ export async function serve(config: Config): Promise<void> {
   if (database.engine === 'pglite' && (await services.tenants.list()).length === 0) {
     demo = await services.tenants.create(DEMO_TENANT);
   }
-  app = await buildApp(services);
-  const server = app;
+  const server = await buildApp(services);
+  built.app = server;
   // While shutting down, answers end their keep-alive connection: server.close() ends only the
   // connections idle at that moment, and one that turns idle after its answer would otherwise
   // hold the process open for the whole keep-alive timeout.
