@@ -113,6 +113,21 @@ describe('configuration errors name the variable', () => {
   });
 });
 
+describe('a bad URL with a password', () => {
+  it.each([
+    ['DATABASE_URL', 'mysql://omni:s3cret-pw@db.internal/omni'],
+    ['DATABASE_URL', 'postgres://omni:s3cret-pw@db.internal:99999/omni'],
+    ['SMTP_URL', 'http://mailer:s3cret-pw@mail.internal:587'],
+    ['SMTP_URL', 'smtp://mailer:s3cret-pw@mail internal:587'],
+  ])('is reported for %s without its password', (variable, value) => {
+    const error = configErrorOf({ [variable]: value });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('s3cret-pw');
+    expect(error.message).toContain('***');
+  });
+});
+
 describe('a bad configuration stops the CLI', () => {
   it('exits 1 with exactly one stderr line naming PORT when PORT=abc', async () => {
     const result = await runCli(['serve'], { PORT: 'abc', DATA_DIR: '/nonexistent/omni' });

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError } from '../../src/db/embedded-lock.ts';
 import {
@@ -42,6 +44,19 @@ describe('acquireDataDirLock', () => {
     const releases = [await acquireDataDirLock(one), await acquireDataDirLock(two)];
     for (const release of releases) await release();
   });
+});
+
+describe('a server whose DATA_DIR lock is lost', () => {
+  it('logs it and stops (exit 1) instead of serving from files it no longer owns', async () => {
+    const dataDir = await migratedDataDir();
+    const { server } = await startServer(dataDir);
+    // The lock is a directory that the holder touches every two seconds.
+    await rm(path.join(dataDir, '.lock'), { recursive: true, force: true });
+    const exit = await server.waitForExit(30_000);
+    expect(exit.code).toBe(1);
+    const lost = await server.waitForLog(/lock on DATA_DIR=.* was lost/);
+    expect(lost.level).toBe(60);
+  }, 60_000);
 });
 
 describe('a second process on the DATA_DIR of a running server', () => {

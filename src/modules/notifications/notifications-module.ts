@@ -3,6 +3,7 @@ import type { AppModule, ModuleContext } from '../../module.ts';
 import {
   DELIVERY_QUEUE,
   Outbox,
+  type Delivery,
   PRUNE_QUEUE,
   smtpTransport,
   type MailTransport,
@@ -37,7 +38,7 @@ export function createNotificationsModule(
     queues: [
       {
         name: DELIVERY_QUEUE,
-        handler: (data: { id: number }) => outbox.deliver(data.id),
+        handler: (data: Delivery) => outbox.deliver(data),
         retryLimit: 10,
         retryDelaySeconds: 5,
         expireInSeconds: 120,

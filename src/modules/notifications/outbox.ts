@@ -7,7 +7,7 @@ import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 
 export interface Notification {
-  tenantId: number | null;
+  tenantId: number;
   recipient: string;
   subject: string;
   body: string;
@@ -35,6 +35,12 @@ export function smtpTransport(url: string): MailTransport {
 }
 
 export const DELIVERY_QUEUE = 'notifications.deliver';
+
+/** A delivery job's data: which notification to send. */
+export interface Delivery {
+  tenantId: number;
+  id: number;
+}
 export const PRUNE_QUEUE = 'notifications.prune';
 /** Sent notifications are kept this long (to answer "was it sent?"), then pruned. */
 export const SENT_RETENTION_DAYS = 30;
@@ -66,7 +72,12 @@ export class Outbox {
       'insert into notification_outbox (tenant_id, recipient, subject, body) values ($1, $2, $3, $4) returning id::int as id',
       [notification.tenantId, notification.recipient, notification.subject, notification.body],
     );
-    await this.jobs.send(DELIVERY_QUEUE, { id: row!.id }, {}, sql);
+    await this.jobs.send(
+      DELIVERY_QUEUE,
+      { tenantId: notification.tenantId, id: row!.id } satisfies Delivery,
+      {},
+      sql,
+    );
     return row!.id;
   }
 
@@ -84,10 +95,10 @@ export class Outbox {
    */
   async requeueUnsent(): Promise<number> {
     if (!this.transport) return 0;
-    const rows = await this.db.query<{ id: number }>(
-      'select id::int as id from notification_outbox where sent_at is null order by id limit 10000',
+    const rows = await this.db.query<Delivery>(
+      'select tenant_id as "tenantId", id::int as id from notification_outbox where sent_at is null order by id limit 10000',
     );
-    for (const row of rows) await this.jobs.send(DELIVERY_QUEUE, { id: row.id });
+    for (const row of rows) await this.jobs.send(DELIVERY_QUEUE, row);
     return rows.length;
   }
 
@@ -101,11 +112,11 @@ export class Outbox {
     return row!.n;
   }
 
-  async deliver(id: number): Promise<void> {
+  async deliver({ tenantId, id }: Delivery): Promise<void> {
     if (!this.transport) {
       await this.db.query(
-        "update notification_outbox set last_error = 'SMTP_URL is not set: kept in the outbox' where id = $1 and sent_at is null",
-        [id],
+        "update notification_outbox set last_error = 'SMTP_URL is not set: kept in the outbox' where tenant_id = $1 and id = $2 and sent_at is null",
+        [tenantId, id],
       );
       this.log()?.warn(
         { notification: id },
@@ -115,9 +126,9 @@ export class Outbox {
     }
     const [record] = await this.db.query<OutboxRecord>(
       `update notification_outbox set claimed_until = now() + interval '2 minutes'
-        where id = $1 and sent_at is null and (claimed_until is null or claimed_until < now())
+        where tenant_id = $1 and id = $2 and sent_at is null and (claimed_until is null or claimed_until < now())
         returning id::int as id, recipient, subject, body`,
-      [id],
+      [tenantId, id],
     );
     if (!record) return; // sent already, or another worker is sending it
     try {
@@ -130,8 +141,8 @@ export class Outbox {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await this.db.query(
-        'update notification_outbox set attempts = attempts + 1, last_error = $2, claimed_until = null where id = $1',
-        [id, message.slice(0, 1000)],
+        'update notification_outbox set attempts = attempts + 1, last_error = $3, claimed_until = null where tenant_id = $1 and id = $2',
+        [tenantId, id, message.slice(0, 1000)],
       );
       this.log()?.warn(
         { notification: id, err: error },
@@ -140,8 +151,8 @@ export class Outbox {
       throw error;
     }
     await this.db.query(
-      'update notification_outbox set sent_at = now(), attempts = attempts + 1, last_error = null, claimed_until = null where id = $1',
-      [id],
+      'update notification_outbox set sent_at = now(), attempts = attempts + 1, last_error = null, claimed_until = null where tenant_id = $1 and id = $2',
+      [tenantId, id],
     );
   }
 }
