@@ -45,3 +45,7 @@ export const ErrorBodySchema = Type.Object(
   },
   { $id: 'ErrorBody', title: 'ErrorBody' },
 );
+
+/** Route response entries for the contract's error body, e.g. `...errorResponses(409, 412)`. */
+export const errorResponses = (...codes: number[]): Record<number, { $ref: string }> =>
+  Object.fromEntries(codes.map((code) => [code, { $ref: 'ErrorBody#' }]));

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../http/error-body.ts';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
 import { sendJsonText } from '../../http/json-text.ts';
 import { PagingQuery } from '../../http/paging.ts';
@@ -63,7 +64,7 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
           'Honours If-Match (412 when the app changed). The type of a predefined app cannot change (409).',
         params: AppIdParams,
         body: AppBody,
-        response: { 200: App, 409: { $ref: 'ErrorBody#' }, 412: { $ref: 'ErrorBody#' } },
+        response: { 200: App, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {
@@ -88,8 +89,7 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         params: AppIdParams,
         response: {
           204: Type.Null({ description: 'Deleted' }),
-          409: { $ref: 'ErrorBody#' },
-          412: { $ref: 'ErrorBody#' },
+          ...errorResponses(409, 412),
         },
       },
     },

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Database, Executor, RawSql } from '../../db/database.ts';
-import { conflict, notFound } from '../../http/errors.ts';
 import type { Page, Paging } from '../../http/paging.ts';
 import { applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
 import type { App, AppBody } from './app-schemas.ts';
+import { oauthErrors } from './oauth-errors.ts';
 import { generateSecret, hashSecret } from './secrets.ts';
 import { oauthApps } from './tables.ts';
 import type { TokenService } from './token-service.ts';
@@ -61,7 +61,7 @@ export class AppService {
       tenantId,
       id,
     ]);
-    if (!row) throw notFound(`App ${id}`);
+    if (!row) throw oauthErrors.appNotFound(id);
     return row;
   }
 
@@ -130,10 +130,10 @@ export class AppService {
         .from(oauthApps)
         .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
         .for('update');
-      if (!current) throw notFound(`App ${id}`);
+      if (!current) throw oauthErrors.appNotFound(id);
       checkVersion(current.updatedAt);
       if (current.isPredefined && body.ApplicationTypeId !== current.applicationTypeId) {
-        throw conflict('PredefinedAppType', 'The type of a predefined app cannot be changed.');
+        throw oauthErrors.predefinedAppType();
       }
       // A type change changes the scopes the app's tokens may carry: end its tokens. Bumping the
       // version their `ver` claim must match ends them for good, not only in the caches.
@@ -163,10 +163,9 @@ export class AppService {
         .from(oauthApps)
         .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
         .for('update');
-      if (!current) throw notFound(`App ${id}`);
+      if (!current) throw oauthErrors.appNotFound(id);
       checkVersion(current.updatedAt);
-      if (current.isPredefined)
-        throw conflict('PredefinedApp', 'A predefined app cannot be deleted.');
+      if (current.isPredefined) throw oauthErrors.predefinedApp();
       await tx.delete(oauthApps).where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)));
       await this.tokens.invalidateApp(tx, tenantId, id);
     });
@@ -185,7 +184,7 @@ export class AppService {
         })
         .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
         .returning();
-      if (!row) throw notFound(`App ${id}`);
+      if (!row) throw oauthErrors.appNotFound(id);
       await this.tokens.invalidateApp(tx, tenantId, id);
       return toApp(row, secret);
     });

@@ -5,7 +5,7 @@
 // guesses sent in parallel are counted one after the other, and those past the limit are refused
 // without their secret being tried.
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { OAuthError } from './oauth-error.ts';
+import { oauthErrors } from './oauth-errors.ts';
 import { secretMatches, hashSecret } from './secrets.ts';
 
 export interface AuthenticatedClient {
@@ -83,22 +83,8 @@ export class ClientAuthentication {
       if (failures) await this.clear(sql, tenantId, key, source);
       return { client: app };
     });
-    if ('retryAfter' in outcome) {
-      throw new OAuthError(
-        429,
-        'slow_down',
-        'Too many failed client authentications; try again later.',
-        { 'Retry-After': String(Math.max(1, outcome.retryAfter ?? 1)) },
-      );
-    }
-    if ('failed' in outcome) {
-      throw new OAuthError(
-        401,
-        'invalid_client',
-        'Client authentication failed: unknown client or wrong secret.',
-        challenge ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {},
-      );
-    }
+    if ('retryAfter' in outcome) throw oauthErrors.slowDown(outcome.retryAfter ?? 1);
+    if ('failed' in outcome) throw oauthErrors.invalidClient(challenge);
     const { id, applicationTypeId, secretVersion } = outcome.client;
     return { id, applicationTypeId, secretVersion };
   }

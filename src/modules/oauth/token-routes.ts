@@ -10,7 +10,7 @@ import { sendError } from '../../http/error-handler.ts';
 import type { Scope } from '../../http/route-access.ts';
 import { applicationType } from './app-types.ts';
 import type { ClientAuthentication } from './client-authentication.ts';
-import { OAuthError, invalidRequest } from './oauth-error.ts';
+import { OAuthError, invalidRequest } from './oauth-errors.ts';
 import type { TokenService } from './token-service.ts';
 
 const tags = ['OAuth'];

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../../http/error-body.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
@@ -15,8 +16,6 @@ import {
 import type { AttributeService } from './attribute-service.ts';
 
 const tags = ['Dynamic attribute types'];
-const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
-const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 const base = '/private/catalog/dynamicattributetypes';
 
 export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService }> = async (
@@ -31,7 +30,7 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
         tags,
         summary: 'Create a dynamic attribute type',
         body: AttributeTypeBody,
-        response: { 201: AttributeType, ...conflictResponse },
+        response: { 201: AttributeType, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -76,7 +75,7 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
         description: 'Honours If-Match (412 when the type changed).',
         params: IdParams,
         body: AttributeTypeBody,
-        response: { 200: AttributeType, ...conflictResponse, ...preconditionResponse },
+        response: { 200: AttributeType, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) =>
@@ -99,7 +98,7 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
         description: 'Honours If-Match (412 when the type changed).',
         params: IdParams,
         body: AttributeTypePatch,
-        response: { 200: AttributeType, ...conflictResponse, ...preconditionResponse },
+        response: { 200: AttributeType, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) =>
@@ -121,7 +120,7 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
         summary: 'Delete a dynamic attribute type (409 while items use it)',
         description: 'Honours If-Match (412 when the type changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
+        response: { 204: Type.Null(), ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {

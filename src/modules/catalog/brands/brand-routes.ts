@@ -2,14 +2,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../../http/error-body.ts';
 import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
 import { Brand, BrandBody, BrandList, BrandListQuery } from './brand-schemas.ts';
 import type { BrandService } from './brand-service.ts';
 
 const tags = ['Brands'];
-const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
-const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
   instance,
@@ -23,7 +22,7 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
         tags,
         summary: 'Create a brand',
         body: BrandBody,
-        response: { 201: Brand, ...conflictResponse },
+        response: { 201: Brand, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -49,7 +48,7 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
         description: 'Honours If-Match (412 when the brand changed).',
         params: IdParams,
         body: BrandBody,
-        response: { 200: Brand, ...conflictResponse, ...preconditionResponse },
+        response: { 200: Brand, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) =>
@@ -71,7 +70,7 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
         summary: 'Delete a brand (409 while items use it)',
         description: 'Honours If-Match (412 when the brand changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
+        response: { 204: Type.Null(), ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../../http/error-body.ts';
 import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams, MetadataPair } from '../common-schemas.ts';
 import {
@@ -16,8 +17,6 @@ import {
 import type { CategoryService } from './category-service.ts';
 
 const tags = ['Categories'];
-const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
-const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }> = async (
   instance,
@@ -68,7 +67,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
           '409 when the new parent is the category or one of its subcategories. Honours If-Match (412).',
         params: IdParams,
         body: CategoryBody,
-        response: { 200: Category, ...conflictResponse, ...preconditionResponse },
+        response: { 200: Category, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) =>
@@ -92,7 +91,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
         description: 'Honours If-Match (412).',
         params: IdParams,
         body: CategoryPatch,
-        response: { 200: Category, ...conflictResponse, ...preconditionResponse },
+        response: { 200: Category, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) =>
@@ -115,7 +114,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
         summary: 'Remove a category (409 while it has items or subcategories)',
         description: 'Honours If-Match (412).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
+        response: { 204: Type.Null(), ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {
@@ -148,7 +147,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
         tags,
         summary: 'Add a metadata key to a category (409 when the key exists)',
         body: CategoryMetadataBody,
-        response: { 201: CategoryMetadataBody, ...conflictResponse },
+        response: { 201: CategoryMetadataBody, ...errorResponses(409) },
       },
     },
     async (request, reply) =>

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../../http/error-body.ts';
 import { ifMatchVersion, setVersionEtag } from '../../../http/etag.ts';
 import { sendJsonText } from '../../../http/json-text.ts';
 import { PagingQuery } from '../../../http/paging.ts';
@@ -23,8 +24,6 @@ import type { ItemJson, ItemService } from './item-service.ts';
 import type { VariantService } from './variant-service.ts';
 
 const tags = ['Items'];
-const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
-const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 function sendItem(reply: FastifyReply, { json, version }: ItemJson): FastifyReply {
   setVersionEtag(reply, version);
   return sendJsonText(reply, json);
@@ -51,14 +50,14 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     description:
       'Fields left out are cleared; Prices, DynamicAttributes, Tags and DefaultItemId change only when sent. Honours If-Match.',
     body: ItemBody,
-    response: { 200: Item, ...conflictResponse, ...preconditionResponse },
+    response: { 200: Item, ...errorResponses(409, 412) },
   };
   const patch = {
     tags,
     summary: 'Partially update an item',
     description: 'Only the fields sent change; null clears a nullable field. Honours If-Match.',
     body: ItemPatch,
-    response: { 200: Item, ...conflictResponse, ...preconditionResponse },
+    response: { 200: Item, ...errorResponses(409, 412) },
   };
 
   app.post(
@@ -68,7 +67,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         tags,
         summary: 'Create an item',
         body: ItemBody,
-        response: { 201: Item, ...conflictResponse },
+        response: { 201: Item, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -112,7 +111,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         summary: 'Delete an item',
         description: 'Variants of a deleted default item become stand-alone. Honours If-Match.',
         params: IdParams,
-        response: { 204: Type.Null(), ...preconditionResponse },
+        response: { 204: Type.Null(), ...errorResponses(412) },
       },
     },
     async (request, reply) => {
@@ -157,7 +156,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
           '404 when an item does not exist; 409 when an item is in another group (use move) or is this default item a variant.',
         params: IdParams,
         body: ItemIdList,
-        response: { 200: VariantGroup, ...conflictResponse },
+        response: { 200: VariantGroup, ...errorResponses(409) },
       },
     },
     async (request) => variants.group(request.tenant.id, request.params.id, request.body),
@@ -170,7 +169,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         summary: 'Move variants from their groups into this default item’s group',
         params: IdParams,
         body: ItemIdList,
-        response: { 200: VariantGroup, ...conflictResponse },
+        response: { 200: VariantGroup, ...errorResponses(409) },
       },
     },
     async (request) => variants.move(request.tenant.id, request.params.id, request.body),
@@ -182,7 +181,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         tags,
         summary: 'Dissolve the variant group of a default item (409 unless it is one)',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse },
+        response: { 204: Type.Null(), ...errorResponses(409) },
       },
     },
     async (request, reply) => {

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../../http/error-body.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
@@ -9,8 +10,6 @@ import { PriceType, PriceTypeBody, PriceTypeList } from './price-type-schemas.ts
 import type { PriceTypeService } from './price-type-service.ts';
 
 const tags = ['Price types'];
-const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
-const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService }> = async (
   instance,
@@ -60,7 +59,7 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
         description: 'Honours If-Match (412 when the price type changed).',
         params: IdParams,
         body: PriceTypeBody,
-        response: { 200: PriceType, ...preconditionResponse },
+        response: { 200: PriceType, ...errorResponses(412) },
       },
     },
     async (request, reply) =>
@@ -82,7 +81,7 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
         summary: 'Delete a price type (409 while prices use it)',
         description: 'Honours If-Match (412 when the price type changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
+        response: { 204: Type.Null(), ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { errorResponses } from '../../../http/error-body.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
@@ -17,8 +18,6 @@ import {
 import type { TagService } from './tag-service.ts';
 
 const tags = ['Tags'];
-const conflictResponse = { 409: { $ref: 'ErrorBody#' } };
-const preconditionResponse = { 412: { $ref: 'ErrorBody#' } };
 
 export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
   instance,
@@ -32,7 +31,7 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
         tags,
         summary: 'Create a tag',
         body: TagBody,
-        response: { 201: Tag, ...conflictResponse },
+        response: { 201: Tag, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -58,7 +57,7 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
         description: 'Honours If-Match (412 when the tag changed).',
         params: IdParams,
         body: TagBody,
-        response: { 200: Tag, ...conflictResponse, ...preconditionResponse },
+        response: { 200: Tag, ...errorResponses(409, 412) },
       },
     },
     async (request, reply) =>
@@ -80,7 +79,7 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
         summary: 'Delete a tag (409 while items carry it)',
         description: 'Honours If-Match (412 when the tag changed).',
         params: IdParams,
-        response: { 204: Type.Null(), ...conflictResponse, ...preconditionResponse },
+        response: { 204: Type.Null(), ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {
@@ -104,7 +103,7 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
         summary: 'Map a tag to an item',
         description: '404 for an unknown item or tag; 409 when the mapping exists.',
         body: ItemTagMapping,
-        response: { 201: ItemTagMapping, ...conflictResponse },
+        response: { 201: ItemTagMapping, ...errorResponses(409) },
       },
     },
     async (request, reply) =>

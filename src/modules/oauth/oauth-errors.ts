@@ -1,0 +1,45 @@
+// The oauth module's errors. The token and revocation endpoints answer RFC 6749 §5.2 bodies
+// ({error, error_description}); the apps API answers the contract's error body.
+import { conflict, notFound } from '../../http/errors.ts';
+
+export class OAuthError extends Error {
+  readonly status: number;
+  readonly error: string;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    error: string,
+    description: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+    this.status = status;
+    this.error = error;
+    this.headers = headers;
+  }
+}
+
+export const invalidRequest = (description: string) =>
+  new OAuthError(400, 'invalid_request', description);
+
+/** The oauth module's error codes: RFC 6749 errors of the token endpoint, and the apps API's. */
+export const oauthErrors = {
+  invalidClient: (challenge: boolean) =>
+    new OAuthError(
+      401,
+      'invalid_client',
+      'Client authentication failed: unknown client or wrong secret.',
+      challenge ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {},
+    ),
+  slowDown: (retryAfterSeconds: number) =>
+    new OAuthError(429, 'slow_down', 'Too many failed client authentications; try again later.', {
+      'Retry-After': String(Math.max(1, retryAfterSeconds)),
+    }),
+
+  appNotFound: (id: string) => notFound(`App ${id}`),
+  predefinedAppType: () =>
+    conflict('PredefinedAppType', 'The type of a predefined app cannot be changed.'),
+  predefinedApp: () => conflict('PredefinedApp', 'A predefined app cannot be deleted.'),
+};
