@@ -103,8 +103,8 @@ export class EndpointService {
         );
         if (existing && existing.status !== EndpointStatus.Failed) throw endpointAlreadyExists();
         const [taken] = await sql.query(
-          'select 1 from integration_endpoints where lower(service_name) = lower($1) and status in (1, 2) and tenant_id <> $2',
-          [body.ServiceName, tenantId],
+          'select 1 from integration_service_names where name_key = lower($1)',
+          [body.ServiceName],
         );
         if (taken) throw serviceNameTaken(body.ServiceName);
         // A failed endpoint is replaced by the new one (never one that a concurrent POST of
@@ -116,6 +116,11 @@ export class EndpointService {
           `insert into integration_endpoints (tenant_id, service_name, service_tier, admin_mail, status)
            values ($1, $2, $3, $4, 1) returning generation::text as generation`,
           [tenantId, body.ServiceName, body.ServiceTier, body.AdminMail],
+        );
+        // The name is global: of two tenants taking it at once, the second fails here.
+        await sql.query(
+          'insert into integration_service_names (name_key, owner_tenant_id) values (lower($1), $2)',
+          [body.ServiceName, tenantId],
         );
         const jobId = await this.jobs.send(
           PROVISION_QUEUE,
@@ -136,7 +141,9 @@ export class EndpointService {
       if (violation?.kind === 'unique') {
         // A concurrent POST of this tenant committed its endpoint first (one row per tenant).
         if (violation.constraint === 'integration_endpoints_pkey') throw endpointAlreadyExists();
-        throw serviceNameTaken(body.ServiceName);
+        // Another tenant's endpoint took the name first.
+        if (violation.constraint === 'integration_service_names_pkey')
+          throw serviceNameTaken(body.ServiceName);
       }
       throw error;
     }
@@ -164,6 +171,9 @@ export class EndpointService {
         'delete from integration_endpoints where tenant_id = $1 returning job_id as "jobId", status',
         [tenantId],
       );
+      await sql.query('delete from integration_service_names where owner_tenant_id = $1', [
+        tenantId,
+      ]);
       return row;
     });
     if (!deleted) throw endpointNotFound();
@@ -196,8 +206,10 @@ export class EndpointService {
     >(
       'integration_endpoint_by_name',
       `select ${endpointColumns('e')}, t.name as "tenantName", t.created_at as "tenantCreatedAt"
-         from integration_endpoints e join tenants t on t.id = e.tenant_id
-        where lower(e.service_name) = lower($1) and e.status in (1, 2)`,
+         from integration_service_names n
+         join integration_endpoints e on e.tenant_id = n.owner_tenant_id
+         join tenants t on t.id = e.tenant_id
+        where n.name_key = lower($1) and e.status in (1, 2)`,
       [serviceName],
     );
     return row;

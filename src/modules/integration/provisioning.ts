@@ -144,6 +144,10 @@ export class EndpointProvisioning {
         [job.tenantId, job.generation, reason.slice(0, 2000)],
       );
       if (done.length === 0) return;
+      // A failed endpoint frees its name.
+      await sql.query('delete from integration_service_names where owner_tenant_id = $1', [
+        job.tenantId,
+      ]);
       await this.notify(sql, {
         tenantId: endpoint.tenantId,
         recipient: endpoint.adminMail,

@@ -1,7 +1,8 @@
-// The portal page in headless Chromium (the system's /usr/bin/chromium; never downloaded): it
+// The portal page in headless Chromium (see test/support/browser.ts; never downloaded): it
 // renders, lists the API operations and follows the live status without being reloaded.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../support/browser.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 import { ControlledProvisioner, createEndpoint, waitForStatus } from './integration-helpers.ts';
 
@@ -16,22 +17,7 @@ beforeAll(async () => {
   acme = await api.createTenant('acme');
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   port = (api.app.server.address() as { port: number }).port;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-proxy-server',
-      // *.localhost is loopback anyway; say so, so no resolver is ever asked.
-      '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-    ],
-  });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();

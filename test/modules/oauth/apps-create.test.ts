@@ -1,0 +1,155 @@
+// POST /management/oauth/apps (contract §5.1, with §4 for conventions).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { errorBody } from '../../support/test-api.ts';
+import { createApp, type AppJson } from './oauth-helpers.ts';
+import {
+  useAppsApi,
+  api,
+  acme,
+  UUID,
+  ISO_UTC,
+  TYPE_DESCRIPTIONS,
+  APPS,
+  expectValidation,
+} from './apps-context.ts';
+
+useAppsApi();
+
+describe('POST /management/oauth/apps', () => {
+  it.each([1, 2, 3, 4])(
+    'creates an app of type %i: 201, Location and the app with its secret',
+    async (type) => {
+      const before = Date.now();
+      const response = await api.call({
+        method: 'POST',
+        url: APPS,
+        tenant: acme,
+        body: { Name: `Type ${type} app`, Description: 'For the tests', ApplicationTypeId: type },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const app = response.json<AppJson>();
+      expect(response.headers.location).toBe(`${APPS}/${app.ApplicationId}`);
+      expect(app).toEqual({
+        ApplicationId: expect.stringMatching(UUID) as unknown,
+        ApplicationSecret: expect.any(String) as unknown,
+        Name: `Type ${type} app`,
+        Description: 'For the tests',
+        IsPredefined: false,
+        ApplicationTypeId: type,
+        ApplicationTypeDescription: TYPE_DESCRIPTIONS[type],
+        CreatedDate: expect.stringMatching(ISO_UTC) as unknown,
+      });
+      // 256 random bits, base64url: 43 characters.
+      expect(app.ApplicationSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const created = Date.parse(app.CreatedDate);
+      expect(created).toBeGreaterThanOrEqual(before - 5_000);
+      expect(created).toBeLessThanOrEqual(Date.now() + 5_000);
+      // The Location answers.
+      const located = await api.call({ url: response.headers.location as string, tenant: acme });
+      expect(located.statusCode).toBe(200);
+    },
+  );
+
+  it('accepts a missing or null Description and answers it as null', async () => {
+    for (const body of [
+      { Name: 'No description', ApplicationTypeId: 1 },
+      { Name: 'Null description', ApplicationTypeId: 1, Description: null },
+    ]) {
+      const response = await api.call({ method: 'POST', url: APPS, tenant: acme, body });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json<AppJson>().Description).toBeNull();
+    }
+  });
+
+  it('accepts a Name of exactly 256 characters and a Description of exactly 500', async () => {
+    const response = await api.call({
+      method: 'POST',
+      url: APPS,
+      tenant: acme,
+      body: { Name: 'n'.repeat(256), Description: 'd'.repeat(500), ApplicationTypeId: 2 },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json<AppJson>().Name).toHaveLength(256);
+  });
+
+  it('gives every app its own id and secret', async () => {
+    const [a, b] = [await createApp(api, acme, 1), await createApp(api, acme, 1)];
+    expect(a.ApplicationId).not.toBe(b.ApplicationId);
+    expect(a.ApplicationSecret).not.toBe(b.ApplicationSecret);
+  });
+
+  it('lets the new app authenticate with its secret at the token endpoint', async () => {
+    const app = await createApp(api, acme, 2);
+    const token = await api.issueToken(acme, app.ApplicationId, app.ApplicationSecret);
+    expect(token.split('.')).toHaveLength(3);
+  });
+
+  it.each([
+    ['Name is missing', { ApplicationTypeId: 1 }, 'Name'],
+    ['Name is empty', { Name: '', ApplicationTypeId: 1 }, 'Name'],
+    ['Name is only whitespace', { Name: '   \t', ApplicationTypeId: 1 }, 'Name'],
+    ['Name is longer than 256', { Name: 'n'.repeat(257), ApplicationTypeId: 1 }, 'Name'],
+    ['Name is not a string', { Name: { first: 'x' }, ApplicationTypeId: 1 }, 'Name'],
+    [
+      'Description is longer than 500',
+      { Name: 'x', Description: 'd'.repeat(501), ApplicationTypeId: 1 },
+      'Description',
+    ],
+    ['ApplicationTypeId is 0', { Name: 'x', ApplicationTypeId: 0 }, 'ApplicationTypeId'],
+    ['ApplicationTypeId is 5', { Name: 'x', ApplicationTypeId: 5 }, 'ApplicationTypeId'],
+    ['ApplicationTypeId is missing', { Name: 'x' }, 'ApplicationTypeId'],
+    [
+      'ApplicationTypeId is a string',
+      { Name: 'x', ApplicationTypeId: 'Management' },
+      'ApplicationTypeId',
+    ],
+    [
+      'ApplicationTypeId is not an integer',
+      { Name: 'x', ApplicationTypeId: 1.5 },
+      'ApplicationTypeId',
+    ],
+    ['an unknown field is sent', { Name: 'x', ApplicationTypeId: 1, Owner: 'me' }, 'Owner'],
+    [
+      'a read-only field (ApplicationId) is sent',
+      { Name: 'x', ApplicationTypeId: 1, ApplicationId: randomUUID() },
+      'ApplicationId',
+    ],
+    [
+      'a read-only field (ApplicationSecret) is sent',
+      { Name: 'x', ApplicationTypeId: 1, ApplicationSecret: 'mine' },
+      'ApplicationSecret',
+    ],
+  ])('answers 400 naming the field when %s', async (_case, body, field) => {
+    const response = await api.call({ method: 'POST', url: APPS, tenant: acme, body });
+    expectValidation(response, field);
+  });
+
+  it('stores nothing when the request is invalid', async () => {
+    const before = (await api.call({ url: `${APPS}?take=1`, tenant: acme })).json<{
+      TotalCount: number;
+    }>().TotalCount;
+    await api.call({
+      method: 'POST',
+      url: APPS,
+      tenant: acme,
+      body: { Name: 'x', ApplicationTypeId: 9 },
+    });
+    const after = (await api.call({ url: `${APPS}?take=1`, tenant: acme })).json<{
+      TotalCount: number;
+    }>().TotalCount;
+    expect(after).toBe(before);
+  });
+
+  it('rejects a body that is a JSON array with 400', async () => {
+    const response = await api.call({
+      method: 'POST',
+      url: APPS,
+      tenant: acme,
+      body: [{ Name: 'x', ApplicationTypeId: 1 }],
+    });
+    expect(response.statusCode).toBe(400);
+    errorBody(response);
+  });
+});

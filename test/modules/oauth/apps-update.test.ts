@@ -1,0 +1,199 @@
+// PUT /management/oauth/apps/{applicationId} (contract §5.1).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { errorBody } from '../../support/test-api.ts';
+import { createApp, type AppJson } from './oauth-helpers.ts';
+import { useAppsApi, api, acme, globex, APPS, expectValidation, getApp } from './apps-context.ts';
+
+useAppsApi();
+
+describe('PUT /management/oauth/apps/{applicationId}', () => {
+  it('updates name, description and type: 200 with the app and a new ETag', async () => {
+    const created = await createApp(api, acme, 1, 'Before');
+    const etagBefore = (await getApp(created.ApplicationId)).headers.etag;
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'After', Description: 'Changed', ApplicationTypeId: 2 },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers.etag).toMatch(/^"[^"]+"$/);
+    expect(response.headers.etag).not.toBe(etagBefore);
+    const expected = {
+      ...created,
+      ApplicationSecret: null,
+      Name: 'After',
+      Description: 'Changed',
+      ApplicationTypeId: 2,
+      ApplicationTypeDescription: 'Private',
+    };
+    expect(response.json<AppJson>()).toEqual(expected);
+    const read = await getApp(created.ApplicationId);
+    expect(read.json<AppJson>()).toEqual(expected);
+    expect(read.headers.etag).toBe(response.headers.etag);
+  });
+
+  it.each([
+    ['left out', { Name: 'x', ApplicationTypeId: 1 }],
+    ['null', { Name: 'x', ApplicationTypeId: 1, Description: null }],
+  ])('clears the Description when it is %s', async (_case, body) => {
+    const created = await createApp(api, acme, 1);
+    await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'x', Description: 'set', ApplicationTypeId: 1 },
+    });
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<AppJson>().Description).toBeNull();
+    expect((await getApp(created.ApplicationId)).json<AppJson>().Description).toBeNull();
+  });
+
+  it('answers 200 when If-Match matches the current ETag', async () => {
+    const created = await createApp(api, acme, 1);
+    const etag = (await getApp(created.ApplicationId)).headers.etag as string;
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'Matched', ApplicationTypeId: 1 },
+      headers: { 'if-match': etag },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<AppJson>().Name).toBe('Matched');
+  });
+
+  it('answers 412 for a stale If-Match and changes nothing', async () => {
+    const created = await createApp(api, acme, 1);
+    const stale = (await getApp(created.ApplicationId)).headers.etag as string;
+    const first = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'First writer', ApplicationTypeId: 1 },
+      headers: { 'if-match': stale },
+    });
+    expect(first.statusCode).toBe(200);
+    const second = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'Second writer', Description: 'lost', ApplicationTypeId: 4 },
+      headers: { 'if-match': stale },
+    });
+    expect(second.statusCode).toBe(412);
+    expect(errorBody(second).Code).toBe('PreconditionFailed');
+    const read = await getApp(created.ApplicationId);
+    expect(read.json<AppJson>()).toMatchObject({
+      Name: 'First writer',
+      Description: null,
+      ApplicationTypeId: 1,
+    });
+    expect(read.headers.etag).toBe(first.headers.etag);
+  });
+
+  it('answers 404 for an unknown id and for another tenant’s app, which stays unchanged', async () => {
+    const unknown = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${randomUUID()}`,
+      tenant: acme,
+      body: { Name: 'x', ApplicationTypeId: 1 },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(errorBody(unknown).Code).toBe('NotFound');
+    const theirs = await createApp(api, globex, 2, 'Theirs');
+    const foreign = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${theirs.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'Hijacked', ApplicationTypeId: 3 },
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await getApp(theirs.ApplicationId, globex)).json<AppJson>()).toMatchObject({
+      Name: 'Theirs',
+      ApplicationTypeId: 2,
+    });
+  });
+
+  it('answers 400 for a malformed id', async () => {
+    expectValidation(
+      await api.call({
+        method: 'PUT',
+        url: `${APPS}/nope`,
+        tenant: acme,
+        body: { Name: 'x', ApplicationTypeId: 1 },
+      }),
+      'applicationId',
+    );
+  });
+
+  it.each([
+    ['Name is missing', { ApplicationTypeId: 1 }, 'Name'],
+    ['Name is whitespace', { Name: ' ', ApplicationTypeId: 1 }, 'Name'],
+    ['Name is longer than 256', { Name: 'n'.repeat(257), ApplicationTypeId: 1 }, 'Name'],
+    [
+      'Description is longer than 500',
+      { Name: 'x', Description: 'd'.repeat(501), ApplicationTypeId: 1 },
+      'Description',
+    ],
+    ['ApplicationTypeId is 5', { Name: 'x', ApplicationTypeId: 5 }, 'ApplicationTypeId'],
+    ['ApplicationTypeId is missing', { Name: 'x' }, 'ApplicationTypeId'],
+    [
+      'IsPredefined is sent',
+      { Name: 'x', ApplicationTypeId: 1, IsPredefined: true },
+      'IsPredefined',
+    ],
+  ])('answers 400 naming the field when %s, and changes nothing', async (_case, body, field) => {
+    const created = await createApp(api, acme, 1, 'Unchanged');
+    expectValidation(
+      await api.call({
+        method: 'PUT',
+        url: `${APPS}/${created.ApplicationId}`,
+        tenant: acme,
+        body,
+      }),
+      field,
+    );
+    expect((await getApp(created.ApplicationId)).json<AppJson>()).toMatchObject({
+      Name: 'Unchanged',
+      ApplicationTypeId: 1,
+      IsPredefined: false,
+    });
+  });
+
+  it('answers 409 when the type of the predefined app would change', async () => {
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${acme.appId}`,
+      tenant: acme,
+      body: { Name: 'Bootstrap management app', ApplicationTypeId: 1 },
+    });
+    expect(response.statusCode).toBe(409);
+    expect(errorBody(response).Code).toBe('PredefinedAppType');
+    expect((await getApp(acme.appId)).json<AppJson>().ApplicationTypeId).toBe(3);
+  });
+
+  it('renames the predefined app, which stays predefined and keeps working', async () => {
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${acme.appId}`,
+      tenant: acme,
+      body: { Name: 'Acme admin', Description: 'Renamed', ApplicationTypeId: 3 },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<AppJson>()).toMatchObject({
+      Name: 'Acme admin',
+      Description: 'Renamed',
+      IsPredefined: true,
+      ApplicationTypeId: 3,
+    });
+    expect((await api.call({ url: APPS, tenant: acme })).statusCode).toBe(200);
+  });
+});

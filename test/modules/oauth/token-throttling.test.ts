@@ -1,0 +1,90 @@
+// POST /oauth/token: throttling failed client authentication (contract §3).
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { basicAuth } from '../../support/test-api.ts';
+import { createApp, FORM, oauthError, oauthRequest } from './oauth-helpers.ts';
+import {
+  useTokenEndpointApi,
+  api,
+  acme,
+  apps,
+  CLIENT_CREDENTIALS,
+  basic,
+} from './token-endpoint-context.ts';
+
+useTokenEndpointApi();
+
+describe('POST /oauth/token: throttling failed client authentication', () => {
+  it('locks a client id after 5 wrong secrets from one source, even for the right secret, with Retry-After', async () => {
+    const app = await createApp(api, acme, 3, 'Throttled');
+    const wrong = {
+      form: CLIENT_CREDENTIALS,
+      authorization: basicAuth(app.ApplicationId, 'guess'),
+    };
+    for (let i = 0; i < 5; i++)
+      oauthError(await oauthRequest(api, acme, wrong), 401, 'invalid_client');
+
+    // The lock is short (1 s at first): these follow at once, the right secret first.
+    for (const attempt of [{ form: CLIENT_CREDENTIALS, authorization: basic(app) }, wrong]) {
+      const locked = await oauthRequest(api, acme, attempt);
+      oauthError(locked, 429, 'slow_down');
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(locked.headers['retry-after'])).toBeLessThanOrEqual(60);
+    }
+    // The form-field method is locked as well.
+    const form = await oauthRequest(api, acme, {
+      form: {
+        ...CLIENT_CREDENTIALS,
+        client_id: app.ApplicationId,
+        client_secret: app.ApplicationSecret,
+      },
+    });
+    oauthError(form, 429, 'slow_down');
+
+    // The rightful client elsewhere is not locked out.
+    const elsewhere = await api.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      remoteAddress: '10.1.2.3',
+      headers: { host: acme.host, 'content-type': FORM, authorization: basic(app) },
+      payload: new URLSearchParams(CLIENT_CREDENTIALS).toString(),
+    });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(200);
+    // Nor are other clients from the locked source.
+    expect(
+      (await oauthRequest(api, acme, { form: CLIENT_CREDENTIALS, authorization: basic(apps[1]!) }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('locks unknown client ids too', async () => {
+    const unknown = {
+      form: CLIENT_CREDENTIALS,
+      authorization: basicAuth(randomUUID(), 'guess'),
+      remoteAddress: '10.9.9.9',
+    };
+    for (let i = 0; i < 5; i++)
+      oauthError(await oauthRequest(api, acme, unknown), 401, 'invalid_client');
+    oauthError(await oauthRequest(api, acme, unknown), 429, 'slow_down');
+  });
+
+  it('forgets earlier failures after a success', async () => {
+    const app = await createApp(api, acme, 1, 'Forgiven');
+    const wrong = {
+      form: CLIENT_CREDENTIALS,
+      authorization: basicAuth(app.ApplicationId, 'guess'),
+      remoteAddress: '10.4.4.4',
+    };
+    const right = {
+      form: CLIENT_CREDENTIALS,
+      authorization: basic(app),
+      remoteAddress: '10.4.4.4',
+    };
+    for (let i = 0; i < 4; i++)
+      oauthError(await oauthRequest(api, acme, wrong), 401, 'invalid_client');
+    expect((await oauthRequest(api, acme, right)).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      oauthError(await oauthRequest(api, acme, wrong), 401, 'invalid_client');
+    expect((await oauthRequest(api, acme, right)).statusCode).toBe(200);
+  });
+});
