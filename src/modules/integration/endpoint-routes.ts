@@ -6,12 +6,8 @@ import { toApiError } from '../../http/error-handler.ts';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
 import type { ApiError } from '../../http/errors.ts';
 import { CreateEndpointBody, Endpoint, SubscriptionKey } from './endpoint-schemas.ts';
-import {
-  invalidAdminMail,
-  invalidServiceName,
-  invalidServiceTier,
-  type EndpointService,
-} from './endpoint-service.ts';
+import type { EndpointService } from './endpoint-service.ts';
+import { integrationErrors } from './integration-errors.ts';
 
 const tags = ['Integration endpoint'];
 const path = '/management/integration/endpoint';
@@ -23,9 +19,9 @@ function bodyError(request: FastifyRequest): ApiError | undefined {
   if (!error) return undefined;
   const general = toApiError(error as FastifyError);
   const fields = general.errors?.map((e) => e.Field) ?? [];
-  if (fields.includes('ServiceTier')) return invalidServiceTier();
-  if (fields.includes('ServiceName')) return invalidServiceName();
-  if (fields.includes('AdminMail')) return invalidAdminMail();
+  if (fields.includes('ServiceTier')) return integrationErrors.invalidServiceTier();
+  if (fields.includes('ServiceName')) return integrationErrors.invalidServiceName();
+  if (fields.includes('AdminMail')) return integrationErrors.invalidAdminMail();
   return general;
 }
 

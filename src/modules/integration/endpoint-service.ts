@@ -2,7 +2,7 @@
 // provisioning job, deleted (and its creation cancelled) on request.
 import { randomBytes } from 'node:crypto';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { integrationErrors } from './integration-errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { constraintViolationOf } from '../../db/constraint-violation.ts';
 import {
@@ -42,19 +42,6 @@ export const endpointColumns = (
 
 export const newSubscriptionKey = () => randomBytes(24).toString('base64url');
 
-export const invalidServiceTier = () =>
-  badRequest(
-    'InvalidServiceTier',
-    'ServiceTier must be 0 (Developer), 1 (Standard) or 2 (Premium).',
-  );
-export const invalidServiceName = () =>
-  badRequest(
-    'InvalidServiceName',
-    'ServiceName must be 2 to 50 letters, digits or hyphens, start with a letter and not end with a hyphen.',
-  );
-export const invalidAdminMail = () =>
-  badRequest('InvalidAdminMail', 'AdminMail must be a valid e-mail address.');
-
 export interface EndpointServiceOptions {
   portalUrlOf: (serviceName: string) => string;
   /** How long a provisioning job may run before pg-boss retries it elsewhere. */
@@ -92,21 +79,23 @@ export class EndpointService {
   }
 
   async create(tenantId: number, body: CreateEndpointBody): Promise<void> {
-    if (![0, 1, 2].includes(body.ServiceTier)) throw invalidServiceTier();
-    if (!SERVICE_NAME_PATTERN.test(body.ServiceName)) throw invalidServiceName();
-    if (body.AdminMail.length > 254 || !MAIL_PATTERN.test(body.AdminMail)) throw invalidAdminMail();
+    if (![0, 1, 2].includes(body.ServiceTier)) throw integrationErrors.invalidServiceTier();
+    if (!SERVICE_NAME_PATTERN.test(body.ServiceName)) throw integrationErrors.invalidServiceName();
+    if (body.AdminMail.length > 254 || !MAIL_PATTERN.test(body.AdminMail))
+      throw integrationErrors.invalidAdminMail();
     try {
       await this.db.rawTransaction(async (sql) => {
         const [existing] = await sql.query<{ status: number }>(
           'select status from integration_endpoints where tenant_id = $1 for update',
           [tenantId],
         );
-        if (existing && existing.status !== EndpointStatus.Failed) throw endpointAlreadyExists();
+        if (existing && existing.status !== EndpointStatus.Failed)
+          throw integrationErrors.endpointAlreadyExists();
         const [taken] = await sql.query(
           'select 1 from integration_service_names where name_key = lower($1)',
           [body.ServiceName],
         );
-        if (taken) throw serviceNameTaken(body.ServiceName);
+        if (taken) throw integrationErrors.serviceNameTaken(body.ServiceName);
         // A failed endpoint is replaced by the new one (never one that a concurrent POST of
         // this tenant has just created: that one makes the insert below fail).
         await sql.query('delete from integration_endpoints where tenant_id = $1 and status = 3', [
@@ -140,10 +129,11 @@ export class EndpointService {
       const violation = constraintViolationOf(error);
       if (violation?.kind === 'unique') {
         // A concurrent POST of this tenant committed its endpoint first (one row per tenant).
-        if (violation.constraint === 'integration_endpoints_pkey') throw endpointAlreadyExists();
+        if (violation.constraint === 'integration_endpoints_pkey')
+          throw integrationErrors.endpointAlreadyExists();
         // Another tenant's endpoint took the name first.
         if (violation.constraint === 'integration_service_names_pkey')
-          throw serviceNameTaken(body.ServiceName);
+          throw integrationErrors.serviceNameTaken(body.ServiceName);
       }
       throw error;
     }
@@ -151,7 +141,7 @@ export class EndpointService {
 
   async get(tenantId: number): Promise<{ endpoint: Endpoint; version: Date }> {
     const row = await this.row(tenantId);
-    if (!row) throw endpointNotFound();
+    if (!row) throw integrationErrors.endpointNotFound();
     return { endpoint: this.toEndpoint(row), version: row.updatedAt };
   }
 
@@ -165,7 +155,7 @@ export class EndpointService {
         'select updated_at as "updatedAt" from integration_endpoints where tenant_id = $1 for update',
         [tenantId],
       );
-      if (!current) throw endpointNotFound();
+      if (!current) throw integrationErrors.endpointNotFound();
       checkVersion(current.updatedAt);
       const [row] = await sql.query<{ jobId: string | null; status: number }>(
         'delete from integration_endpoints where tenant_id = $1 returning job_id as "jobId", status',
@@ -176,14 +166,15 @@ export class EndpointService {
       ]);
       return row;
     });
-    if (!deleted) throw endpointNotFound();
+    if (!deleted) throw integrationErrors.endpointNotFound();
     if (deleted.jobId && deleted.status === EndpointStatus.InProgress)
       await this.jobs.cancel(PROVISION_QUEUE, deleted.jobId);
   }
 
   async subscriptionKey(tenantId: number): Promise<string> {
     const row = await this.row(tenantId);
-    if (!row?.subscriptionKey || row.status !== EndpointStatus.Succeeded) throw keyNotReady();
+    if (!row?.subscriptionKey || row.status !== EndpointStatus.Succeeded)
+      throw integrationErrors.keyNotReady();
     return row.subscriptionKey;
   }
 
@@ -193,7 +184,7 @@ export class EndpointService {
       'update integration_endpoints set subscription_key = $2, updated_at = now() where tenant_id = $1 and status = 2 returning subscription_key as key',
       [tenantId, newSubscriptionKey()],
     );
-    if (!row) throw keyNotReady();
+    if (!row) throw integrationErrors.keyNotReady();
     return row.key;
   }
 
@@ -234,19 +225,3 @@ export class EndpointService {
     return row;
   }
 }
-
-const endpointAlreadyExists = () =>
-  badRequest(
-    'EndpointAlreadyExists',
-    'This tenant already has an integration endpoint; delete it first.',
-  );
-const endpointNotFound = () =>
-  new ApiError(404, 'EndpointNotFound', 'This tenant has no integration endpoint.');
-const keyNotReady = () =>
-  new ApiError(
-    404,
-    'SubscriptionKeyNotFound',
-    'There is no subscription key until the integration endpoint is created (Status 2).',
-  );
-const serviceNameTaken = (name: string) =>
-  new ApiError(409, 'ServiceNameTaken', `The service name "${name}" is taken; choose another one.`);

@@ -3,7 +3,7 @@
 // needs a bearer token of the tenant, checked as on the tenant's own host.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.ts';
+import { integrationErrors } from './integration-errors.ts';
 import type { HostResolver, Tenant } from '../../http/tenant-host.ts';
 import type { EndpointService } from './endpoint-service.ts';
 import type { RateLimiter } from './rate-limiter.ts';
@@ -34,15 +34,11 @@ export function gatewayHostResolver(
       ? undefined
       : await endpoints.byServiceName(serviceName);
     if (!endpoint || endpoint.status !== 2 || !endpoint.subscriptionKey) {
-      throw new ApiError(404, 'EndpointNotFound', `No integration endpoint is live at ${host}.`);
+      throw integrationErrors.noLiveEndpoint(host);
     }
     const key = request.headers['x-subscription-key'];
     if (typeof key !== 'string' || !sameKey(key, endpoint.subscriptionKey)) {
-      throw new ApiError(
-        401,
-        'InvalidSubscriptionKey',
-        'A valid X-Subscription-Key header is required to call this gateway.',
-      );
+      throw integrationErrors.invalidSubscriptionKey();
     }
     const decision = await limiter.hit(
       endpoint.serviceName.toLowerCase(),
@@ -52,14 +48,7 @@ export function gatewayHostResolver(
     reply.header('RateLimit-Remaining', String(decision.remaining));
     reply.header('RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
-      throw new ApiError(
-        429,
-        'RateLimited',
-        `This endpoint's tier allows ${decision.limit} requests per second.`,
-        {
-          headers: { 'Retry-After': String(decision.resetSeconds) },
-        },
-      );
+      throw integrationErrors.rateLimited(decision.limit, decision.resetSeconds);
     }
     return {
       id: endpoint.tenantId,
