@@ -184,7 +184,7 @@ export class AnalyticsService {
     const limit = param(query.take + 1);
     const select = (code: number) =>
       `(select id::text as id, counter, ${KEY_TEXT} as key, record from analytics_logs
-         where counter = ${code} and ${where} order by created_at, id limit ${limit})`;
+         where counter = ${code} and ${where} order by created_at, analytics_logs.id limit ${limit})`;
     const codes = storedCodes(counter);
     // One ordered index range per stored counter; OmniShare merges its four directions.
     const text =
