@@ -28,7 +28,10 @@ const copyText = (rows: unknown[][]) =>
         .map((v) =>
           v === null
             ? '\\N'
-            : String(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n'),
+            : String(v as string | number)
+                .replace(/\\/g, '\\\\')
+                .replace(/\t/g, '\\t')
+                .replace(/\n/g, '\\n'),
         )
         .join('\t'),
     )
@@ -61,7 +64,7 @@ const methods: Record<string, (client: pg.PoolClient, rows: unknown[][]) => Prom
             i: r[2],
             s: r[3],
             d: r[4],
-            r: JSON.parse(r[5] as string),
+            r: JSON.parse(r[5] as string) as unknown,
           })),
         ),
       ],
