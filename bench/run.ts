@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import { SERVER_SCENARIOS, type BenchContext, type Engine, type Scenario } from './scenarios.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -170,6 +171,7 @@ interface Seeded {
   secret: string;
   minItemId: number;
   maxItemId: number;
+  analytics?: AnalyticsSeed;
 }
 
 /** A tenant with its management app and the 100k-item catalog, made once for all rounds. */
@@ -191,10 +193,15 @@ async function seed(dataDir: string): Promise<Seeded> {
     minItemId: number;
     maxItemId: number;
   };
+  const analyticsSelected = selectedScenarios.some((s) => ANALYTICS_SCENARIOS.includes(s));
+  const analytics = analyticsSelected
+    ? (JSON.parse(await runNode(['bench/analytics-seed.ts', tenantName], env)) as AnalyticsSeed)
+    : undefined;
   return {
     env,
     port,
     tenantName,
+    ...(analytics ? { analytics } : {}),
     appId: created.ApplicationId,
     secret: created.ApplicationSecret,
     ...seeded,
@@ -229,6 +236,7 @@ async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Mea
       token: (JSON.parse(tokenResponse.body) as { access_token: string }).access_token,
       minItemId: seeded.minItemId,
       maxItemId: seeded.maxItemId,
+      ...(seeded.analytics ? { analytics: seeded.analytics } : {}),
     };
     const results: Measured[] = [];
     for (const scenario of scenarios)
@@ -293,6 +301,13 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     process.stderr.write(`round ${round} of ${ROUNDS}\n`);
     const server = await measureServer(seeded, selectedScenarios);
+    // The analytics ingestion baseline (a bare client), while the server is stopped.
+    if (seeded.analytics)
+      server.push(
+        JSON.parse(
+          await runNode(['bench/analytics-baseline.ts', seeded.tenantName], seeded.env),
+        ) as Measured,
+      );
     const idealAfter = await measureIdeal(idealDir);
     rounds.push(ratiosOf(meanOf(idealBefore, idealAfter), server));
     idealBefore = idealAfter;

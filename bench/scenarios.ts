@@ -1,6 +1,7 @@
 // The load scenarios: each names what it measures, how to build its requests, and its target
 // as a ratio of one of the two baselines measured in the same run.
 import type { Request as AutocannonRequest } from 'autocannon';
+import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 
 export interface BenchContext {
   tenantHost: string;
@@ -10,6 +11,7 @@ export interface BenchContext {
   /** The seeded catalog's item ids (see seed-catalog.ts). */
   minItemId: number;
   maxItemId: number;
+  analytics?: AnalyticsSeed;
 }
 
 export interface Scenario {
@@ -102,4 +104,5 @@ export const SERVER_SCENARIOS: Scenario[] = [
       engines: POSTGRES_ONLY,
     },
   },
+  ...ANALYTICS_SCENARIOS,
 ];

@@ -18,6 +18,10 @@ import { publicUrls } from './http/public-urls.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { stdoutLogDestination } from './log-destination.ts';
 import type { AppModule, ModuleContext } from './module.ts';
+import {
+  createAnalyticsModule,
+  type AnalyticsServices,
+} from './modules/analytics/analytics-module.ts';
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
 import {
   createIntegrationModule,
@@ -41,6 +45,7 @@ export interface Services {
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
+  analytics: AnalyticsServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -93,7 +98,11 @@ export function createServices(
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
 
-  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration];
+  const analytics = createAnalyticsModule(context, {
+    deviceStamp: async () => undefined, // wired to the company module when it lands
+  });
+
+  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration, analytics];
   return {
     config,
     database,
@@ -104,6 +113,7 @@ export function createServices(
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,
+    analytics: analytics.services,
     logger,
   };
 }

@@ -16,7 +16,9 @@ const USAGE = `Usage: npm run -s omni -- <command>
   tenant list [--json]         list tenants
   tenant delete <name>         delete a tenant and everything it owns
   keys rotate                  start signing tokens with a new key
-  endpoint status <tenant>     the tenant's integration endpoint, with the reason of a failure`;
+  endpoint status <tenant>     the tenant's integration endpoint, with the reason of a failure
+  analytics detach --before YYYY-MM   detach the analytics partitions of the months before
+  analytics trending --date YYYY-MM-DD [tenant]   compute that day's trending items now`;
 
 class UsageError extends Error {}
 
@@ -96,11 +98,53 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
   }
 }
 
+async function analyticsCommand(
+  config: Config,
+  args: string[],
+  options: { before?: string | undefined; date?: string | undefined },
+): Promise<void> {
+  const [action, tenantName] = args;
+  if (action === 'detach' && options.before) {
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(options.before))
+      throw new UsageError('--before must be a month, YYYY-MM.');
+    const detached = await withServices(config, ({ analytics }) =>
+      analytics.detachPartitionsBefore(options.before!),
+    );
+    console.log(
+      detached.length
+        ? `Detached (kept as standalone tables): ${detached.join(', ')}`
+        : 'No analytics partition ends before that month.',
+    );
+  } else if (action === 'trending' && options.date) {
+    const date = options.date;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+      throw new UsageError('--date must be a date, YYYY-MM-DD.');
+    await withServices(config, async ({ analytics, tenants }) => {
+      if (tenantName) {
+        const tenant = await tenants.findByName(tenantName);
+        if (!tenant) throw new UsageError(`Tenant "${tenantName}" does not exist.`);
+        const n = await analytics.trending.run(tenant.id, date);
+        console.log(`${tenantName}: ${n} trending item records for ${date}.`);
+      } else {
+        const written = await analytics.trending.runAll(date);
+        const total = [...written.values()].reduce((a, b) => a + b, 0);
+        console.log(`${total} trending item records for ${date} over ${written.size} tenants.`);
+      }
+    });
+  } else {
+    throw new UsageError(USAGE);
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false } },
+    options: {
+      json: { type: 'boolean', default: false },
+      before: { type: 'string' },
+      date: { type: 'string' },
+    },
   });
   const [command, ...rest] = positionals;
   const config = loadConfig();
@@ -143,6 +187,9 @@ async function run(argv: string[]): Promise<void> {
       });
       return;
     }
+    case 'analytics':
+      await analyticsCommand(config, rest, values);
+      return;
     case 'keys':
       if (rest[0] !== 'rotate') throw new UsageError(USAGE);
       await withServices(config, async ({ oauth }) => {

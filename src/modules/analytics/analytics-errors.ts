@@ -1,0 +1,33 @@
+// The analytics module's error codes (contract §4 error body).
+import { ApiError, badRequest, type FieldError } from '../../http/errors.ts';
+
+export const invalidRecords = (errors: FieldError[]) =>
+  badRequest(
+    'InvalidAnalyticsRecord',
+    `The batch was refused, nothing was stored: ${errors[0]!.Field}: ${errors[0]!.Message}` +
+      (errors.length > 1 ? ` (and ${errors.length - 1} more).` : ''),
+    errors,
+  );
+
+export const unknownCounter = (name: string) =>
+  new ApiError(404, 'UnknownCounter', `There is no analytics counter "${name}".`);
+
+export const invalidQuery = (field: string, message: string) =>
+  badRequest('InvalidAnalyticsQuery', `${field}: ${message}`, [{ Field: field, Message: message }]);
+
+export const invalidContinuationToken = () =>
+  badRequest(
+    'InvalidContinuationToken',
+    'The continuation token is not one this server issued for this counter and these filters.',
+    [{ Field: 'continuationKey', Message: 'not a valid continuation token for this query' }],
+  );
+
+export const invalidTimeZone = (zone: string) =>
+  badRequest('InvalidTimeZone', `"${zone}" is not an IANA time zone.`, [
+    { Field: 'TimeZone', Message: 'must be an IANA time zone name such as Europe/Istanbul' },
+  ]);
+
+export const invalidWeights = (field: string, message: string) =>
+  badRequest('InvalidTrendingActionTypes', `${field}: ${message}`, [
+    { Field: field, Message: message },
+  ]);

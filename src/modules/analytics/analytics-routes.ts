@@ -1,0 +1,233 @@
+// /analytics/logs (ingestion), /private/analytics/servercounters/{counter}/logs|summary,
+// /management/configuration/trendingactiontypes|analytics, /management/analytics/trending.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { inDataEnvelope } from '../../http/paging.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { counterNamed } from './analytics-counters.ts';
+import { invalidQuery, unknownCounter } from './analytics-errors.ts';
+import {
+  AnalyticsSettings,
+  CounterParams,
+  IngestBody,
+  IngestResponse,
+  LogsQuery,
+  LogsResponse,
+  SummaryParams,
+  SummaryQuery,
+  SummaryResponse,
+  TrendingAccepted,
+  TrendingQuery,
+  TrendingWeights,
+} from './analytics-schemas.ts';
+import type { AnalyticsService, Period } from './analytics-service.ts';
+import type { TrendingService } from './analytics-trending.ts';
+
+export const TRENDING_QUEUE = 'analytics-trending';
+
+const tags = ['Analytics'];
+const PERIODS = new Set<Period>(['daily', 'weekly', 'monthly', 'yearly']);
+const QUERY_NAMES = [
+  'OADate',
+  'from',
+  'to',
+  'itemId',
+  'storeId',
+  'physicalDeviceId',
+  'continuationKey',
+  'take',
+  'startOADate',
+  'endOADate',
+];
+const CANONICAL = new Map(QUERY_NAMES.map((n) => [n.toLowerCase(), n]));
+
+/** Query parameter names are matched case-insensitively (clients send oaDate and OADate). */
+function canonicalQuery(request: FastifyRequest, _reply: unknown, done: () => void): void {
+  const query = request.query as Record<string, unknown>;
+  for (const key of Object.keys(query)) {
+    const name = CANONICAL.get(key.toLowerCase());
+    if (name && name !== key) {
+      query[name] = query[key];
+      delete query[key];
+    }
+  }
+  done();
+}
+
+function counter(name: string) {
+  const spec = counterNamed(name);
+  if (!spec) throw unknownCounter(name);
+  return spec;
+}
+
+export const analyticsRoutes: FastifyPluginAsync<{
+  analytics: AnalyticsService;
+  trending: TrendingService;
+  jobs: JobQueue;
+  bodyLimit: number;
+}> = async (instance, { analytics, trending, jobs, bodyLimit }) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/analytics/logs',
+    {
+      bodyLimit,
+      schema: {
+        tags,
+        summary: 'Ingest up to 1000 analytics records (all or nothing)',
+        description:
+          'Validated per counter; an identity token stamps PhysicalDeviceId, PhysicalDeviceDescription and the store fields. 202 once stored.',
+        body: IngestBody,
+        response: { 202: IngestResponse },
+      },
+    },
+    async (request, reply) => {
+      const accepted = await analytics.ingest(request.tenant.id, request.body, request.principal);
+      return reply.code(202).send(inDataEnvelope({ Accepted: accepted }));
+    },
+  );
+
+  app.get(
+    '/private/analytics/servercounters/:counter/logs',
+    {
+      preValidation: canonicalQuery,
+      schema: {
+        tags,
+        summary: "One page of a counter's logs, oldest first",
+        description:
+          'OADate (a day in the tenant time zone) or from/to; continuationKey from the previous page.',
+        params: CounterParams,
+        querystring: LogsQuery,
+        response: { 200: LogsResponse },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return analytics.logs(request.tenant.id, counter(request.params.counter), {
+        take: q.take,
+        ...(q.OADate !== undefined ? { oaDate: q.OADate } : {}),
+        ...(q.from !== undefined ? { from: q.from } : {}),
+        ...(q.to !== undefined ? { to: q.to } : {}),
+        ...(q.itemId !== undefined ? { itemId: q.itemId } : {}),
+        ...(q.storeId !== undefined ? { storeId: q.storeId } : {}),
+        ...(q.physicalDeviceId !== undefined ? { physicalDeviceId: q.physicalDeviceId } : {}),
+        ...(q.continuationKey !== undefined ? { continuationKey: q.continuationKey } : {}),
+      });
+    },
+  );
+
+  app.get(
+    '/private/analytics/servercounters/:counter/summary/:period',
+    {
+      preValidation: canonicalQuery,
+      schema: {
+        tags,
+        summary: 'Record counts per day, ISO week, month or year in the tenant time zone',
+        params: SummaryParams,
+        querystring: SummaryQuery,
+        response: { 200: SummaryResponse },
+      },
+    },
+    async (request) => {
+      const period = request.params.period.toLowerCase() as Period;
+      if (!PERIODS.has(period))
+        throw invalidQuery('period', 'must be daily, weekly, monthly or yearly');
+      return analytics.summary(
+        request.tenant.id,
+        counter(request.params.counter),
+        period,
+        request.query.startOADate,
+        request.query.endOADate,
+      );
+    },
+  );
+
+  app.get(
+    '/management/configuration/trendingactiontypes',
+    { schema: { tags, summary: 'Trending action weights', response: { 200: TrendingWeights } } },
+    async (request, reply) => {
+      const { weights, version } = await trending.weights(request.tenant.id);
+      setEtag(reply, version);
+      return weights;
+    },
+  );
+  app.put(
+    '/management/configuration/trendingactiontypes',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the trending action weights (counters left out weigh nothing)',
+        body: TrendingWeights,
+        response: { 200: TrendingWeights },
+      },
+    },
+    async (request, reply) => {
+      const { weights, version } = await trending.putWeights(
+        request.tenant.id,
+        request.body,
+        (current) => checkIfMatch(request, current),
+      );
+      setEtag(reply, version);
+      return weights;
+    },
+  );
+
+  app.get(
+    '/management/configuration/analytics',
+    {
+      schema: {
+        tags,
+        summary: 'Analytics settings (time zone)',
+        response: { 200: AnalyticsSettings },
+      },
+    },
+    async (request, reply) => {
+      const { TimeZone, version } = await analytics.settings(request.tenant.id);
+      setEtag(reply, version);
+      return { TimeZone };
+    },
+  );
+  app.put(
+    '/management/configuration/analytics',
+    {
+      schema: {
+        tags,
+        summary: 'Set the analytics time zone (IANA name)',
+        body: AnalyticsSettings,
+        response: { 200: AnalyticsSettings },
+      },
+    },
+    async (request, reply) => {
+      const { TimeZone, version } = await analytics.putSettings(
+        request.tenant.id,
+        request.body.TimeZone,
+        (current) => checkIfMatch(request, current),
+      );
+      setEtag(reply, version);
+      return { TimeZone };
+    },
+  );
+
+  app.post(
+    '/management/analytics/trending',
+    {
+      schema: {
+        tags,
+        summary: 'Compute the trending items of one day now (replaces that day)',
+        querystring: TrendingQuery,
+        response: { 202: TrendingAccepted },
+      },
+    },
+    async (request, reply) => {
+      const date = request.query.date;
+      const parsed = new Date(`${date}T00:00:00Z`);
+      if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== date)
+        throw invalidQuery('date', 'must be a calendar date, YYYY-MM-DD');
+      if (parsed.getTime() > Date.now() + 86_400_000)
+        throw invalidQuery('date', 'may not be in the future');
+      await jobs.send(TRENDING_QUEUE, { tenantId: request.tenant.id, date });
+      return reply.code(202).send({ Date: date });
+    },
+  );
+};

@@ -1,0 +1,255 @@
+// POST /analytics/logs (contract §5.6): every counter's validation and round trip, all or
+// nothing, CreatedDate rules, the identity-token stamp, tenancy.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { counterNamed } from '../../../src/modules/analytics/analytics-counters.ts';
+import { AnalyticsService } from '../../../src/modules/analytics/analytics-service.ts';
+import type { Principal } from '../../../src/http/authentication.ts';
+import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import {
+  expectError,
+  INGESTED,
+  ingest,
+  ingestOk,
+  logsOk,
+  oaDate,
+  sample,
+} from './analytics-fixtures.ts';
+
+let api: TestApi;
+let acme: TestTenant;
+let other: TestTenant;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  acme = await api.createTenant('acme');
+  other = await api.createTenant('other');
+});
+afterAll(() => api.close());
+
+const DAY = '2026-03-10';
+
+describe('POST /analytics/logs: round trip of every counter', () => {
+  it.each(INGESTED.map((c) => [c.name, c] as const))('%s', async (_name, counter) => {
+    const record = sample(counter, `${DAY}T08:00:00.123Z`);
+    await ingestOk(api, acme, [record]);
+    const page = await logsOk(api, acme, counter.name.toLowerCase(), `OADate=${oaDate(DAY)}`);
+    const { Counter: _c, ...fields } = record;
+    const expected = counter.name.startsWith('OmniShareFrom') ? fields : fields;
+    expect(page.Logs).toEqual([{ ...expected, CreatedDate: `${DAY}T08:00:00.123Z` }]);
+    expect(page.ContinuationToken).toBeNull();
+  });
+
+  it('answers absent fields as null and stamps CreatedDate with now when left out', async () => {
+    const before = Date.now();
+    await ingestOk(api, other, [{ Counter: 'ItemView', ItemId: 7 }]);
+    const today = Math.floor(Date.now() / 86_400_000) + 25_569;
+    const page = await logsOk(api, other, 'ItemView', `OADate=${today}`);
+    const log = page.Logs.at(-1)!;
+    expect(log.ItemId).toBe(7);
+    expect(log.ItemTitle).toBeNull();
+    expect(log.PhysicalDeviceId).toBeNull();
+    expect(Date.parse(log.CreatedDate as string)).toBeGreaterThanOrEqual(before - 1);
+  });
+});
+
+describe('POST /analytics/logs: validation', () => {
+  it.each(INGESTED.map((c) => [c.name, c] as const))(
+    '%s: a wrong type, an unknown field and a missing required field are 400 by index and field',
+    async (_name, counter) => {
+      for (const spec of counter.fields) {
+        const bad = {
+          ...sample(counter),
+          [spec.name]:
+            spec.type === 'string' || spec.type === 'text' || spec.type === 'uuid' ? 12 : 'x',
+        };
+        const body = expectError(
+          await ingest(api, acme, [sample(counter), bad]),
+          400,
+          'InvalidAnalyticsRecord',
+        );
+        expect(body.Errors).toContainEqual({
+          Field: `[1].${spec.name}`,
+          Message: expect.any(String) as string,
+        });
+      }
+      expectError(
+        await ingest(api, acme, [{ ...sample(counter), Nope: 1 }]),
+        400,
+        'InvalidAnalyticsRecord',
+        '[0].Nope',
+      );
+      for (const spec of counter.fields.filter((s) => s.required)) {
+        const { [spec.name]: _drop, ...missing } = sample(counter);
+        expectError(
+          await ingest(api, acme, [missing]),
+          400,
+          'InvalidAnalyticsRecord',
+          `[0].${spec.name}`,
+        );
+      }
+    },
+  );
+
+  it('refuses OmniShare, TrendingItem and unknown counters', async () => {
+    expectError(
+      await ingest(api, acme, [sample(counterNamed('OmniShare')!)]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].Counter',
+    );
+    expectError(
+      await ingest(api, acme, [sample(counterNamed('TrendingItem')!)]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].Counter',
+    );
+    expectError(
+      await ingest(api, acme, [{ Counter: 'Nope' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].Counter',
+    );
+    expectError(await ingest(api, acme, [{ ItemId: 1 }]), 400, 'ValidationFailed');
+  });
+
+  it('refuses a CreatedDate in the future beyond a minute of skew, and malformed dates', async () => {
+    const view = { Counter: 'ItemView', ItemId: 1 };
+    const future = new Date(Date.now() + 5 * 60_000).toISOString();
+    expectError(
+      await ingest(api, acme, [{ ...view, CreatedDate: future }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].CreatedDate',
+    );
+    expectError(
+      await ingest(api, acme, [{ ...view, CreatedDate: '2026-01-01' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].CreatedDate',
+    );
+    expectError(
+      await ingest(api, acme, [{ ...view, CreatedDate: 'yesterday' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].CreatedDate',
+    );
+    const skewed = new Date(Date.now() + 30_000).toISOString();
+    expect((await ingest(api, acme, [{ ...view, CreatedDate: skewed }])).statusCode).toBe(202);
+    expect(
+      (await ingest(api, acme, [{ ...view, CreatedDate: '2026-01-01T10:00:00+03:00' }])).statusCode,
+    ).toBe(202);
+  });
+
+  it('is all or nothing: one bad record stores none of the batch', async () => {
+    const day = '2025-11-05';
+    const good = { Counter: 'ItemLike', RelatedItemId: 5, CreatedDate: `${day}T10:00:00Z` };
+    expectError(
+      await ingest(api, acme, [good, good, { ...good, LikeCount: 'many' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[2].LikeCount',
+    );
+    expect((await logsOk(api, acme, 'ItemLike', `OADate=${oaDate(day)}`)).Logs).toEqual([]);
+  });
+
+  it('takes up to 1000 records; more, an empty batch or a non-array body is 400', async () => {
+    const batch = Array.from({ length: 1000 }, (_, i) => ({
+      Counter: 'ItemView',
+      ItemId: i + 1,
+      CreatedDate: '2025-10-01T00:00:00Z',
+    }));
+    await ingestOk(api, other, batch);
+    expectError(await ingest(api, other, [...batch, batch[0]]), 400, 'ValidationFailed');
+    expectError(await ingest(api, other, []), 400, 'ValidationFailed');
+    expectError(await ingest(api, other, { Counter: 'ItemView' }), 400, 'ValidationFailed');
+  });
+
+  it('needs a token of this tenant (401)', async () => {
+    const record = [{ Counter: 'ItemView', ItemId: 1 }];
+    expect(
+      (await api.call({ method: 'POST', url: '/analytics/logs', tenant: acme.name, body: record }))
+        .statusCode,
+    ).toBe(401);
+    expect((await ingest(api, acme, record, other.token)).statusCode).toBe(401);
+  });
+});
+
+describe('identity-token stamp', () => {
+  it('writes PhysicalDeviceId, its description and the store into the counter store fields', async () => {
+    const tenantId = (await api.services.tenants.findByName('acme'))!.id;
+    const asked: [number, string][] = [];
+    const service = new AnalyticsService(api.services.database, async (tenant, device) => {
+      asked.push([tenant, device]);
+      return device === 'kiosk-1'
+        ? {
+            PhysicalDeviceId: 'kiosk-1',
+            PhysicalDeviceDescription: 'Entrance kiosk',
+            StoreId: 12,
+            StoreName: 'Kadikoy',
+          }
+        : undefined;
+    });
+    const principal = (deviceId: string): Principal => ({
+      tenantId,
+      appId: 'app',
+      scopes: new Set(['public']),
+      jti: 'j',
+      expiresAt: 0,
+      deviceId,
+    });
+    const day = '2025-09-09';
+    const at = `${day}T09:00:00.000Z`;
+    await service.ingest(
+      tenantId,
+      [
+        {
+          Counter: 'AddedShoppingCartItem',
+          ItemId: 3,
+          PhysicalDeviceId: 'forged',
+          AddedStoreId: 99,
+          CreatedDate: at,
+        },
+        { Counter: 'ShoppingCartByCreatedDate', CreatedDate: at },
+        { Counter: 'ItemView', ItemId: 3, CreatedDate: at },
+      ],
+      principal('kiosk-1'),
+    );
+    await service.ingest(
+      tenantId,
+      [{ Counter: 'ItemView', ItemId: 4, StoreId: 5, CreatedDate: at }],
+      principal('gone'),
+    );
+    expect(asked).toEqual([
+      [tenantId, 'kiosk-1'],
+      [tenantId, 'gone'],
+    ]);
+
+    const added = (await logsOk(api, acme, 'AddedShoppingCartItem', `OADate=${oaDate(day)}`))
+      .Logs[0]!;
+    expect(added).toMatchObject({
+      PhysicalDeviceId: 'kiosk-1',
+      PhysicalDeviceDescription: 'Entrance kiosk',
+      AddedStoreId: 12,
+      AddedStoreName: 'Kadikoy',
+    });
+    const cart = (await logsOk(api, acme, 'ShoppingCartByCreatedDate', `OADate=${oaDate(day)}`))
+      .Logs[0]!;
+    expect(cart).toMatchObject({ PhysicalDeviceId: 'kiosk-1', StoredId: 12, StoreName: 'Kadikoy' });
+    const views = (await logsOk(api, acme, 'ItemView', `OADate=${oaDate(day)}`)).Logs;
+    expect(views[0]).toMatchObject({
+      PhysicalDeviceId: 'kiosk-1',
+      StoreId: 12,
+      StoreName: 'Kadikoy',
+    });
+    // An unknown device: its id from the token, no store (what the body said is not kept).
+    expect(views[1]).toMatchObject({
+      PhysicalDeviceId: 'gone',
+      PhysicalDeviceDescription: null,
+      StoreId: null,
+    });
+    // The stamped store is the storeId filter.
+    expect(
+      (await logsOk(api, acme, 'ItemView', `OADate=${oaDate(day)}&storeId=12`)).Logs,
+    ).toHaveLength(1);
+  });
+});
