@@ -16,6 +16,8 @@ const GLOBAL_TABLES = [
   'schema_migrations',
   'gateway_rate_windows',
   'integration_service_names',
+  // The secret that signs analytics continuation tokens, one for the platform (every instance).
+  'analytics_secrets',
 ];
 
 let database: TestDatabase;
