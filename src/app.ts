@@ -19,6 +19,7 @@ import { JobQueue } from './jobs/job-queue.ts';
 import { stdoutLogDestination } from './log-destination.ts';
 import type { AppModule, ModuleContext } from './module.ts';
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
+import { createCompanyModule, type CompanyServices } from './modules/company/company-module.ts';
 import {
   createIntegrationModule,
   type IntegrationServices,
@@ -41,6 +42,7 @@ export interface Services {
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
+  company: CompanyServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -79,6 +81,8 @@ export function createServices(
   // Tenants and tokens need each other: bound late, through the variables below.
   const oauth = createOAuthModule(context, {
     forgetTenant: (tenantId) => tenants.services.tenants.forget(tenantId),
+    physicalDevice: (tenantId, deviceId) =>
+      company.services.physicalDevices.find(tenantId, deviceId),
   });
   const { tokens, apps } = oauth.services;
   const tenants = createTenantsModule(context, {
@@ -93,7 +97,9 @@ export function createServices(
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
 
-  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration];
+  const company = createCompanyModule(context);
+
+  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration, company];
   return {
     config,
     database,
@@ -104,6 +110,7 @@ export function createServices(
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,
+    company: company.services,
     logger,
   };
 }
@@ -191,7 +198,7 @@ export async function buildApp(
     tenants: services.tenants,
     hostResolvers: modules.flatMap((m) => m.hostResolvers ?? []),
   });
-  registerAuthentication(app, services.oauth.tokens);
+  registerAuthentication(app, services.oauth.verifier);
   await registerOpenApi(app);
   registerMetrics(app);
   registerHealth(app, services.database);
