@@ -68,7 +68,7 @@ describe('device types', () => {
     });
     // The device-facing list wraps the page in Data.
     const publicList = await api.call({ url: '/company/devicetypes', tenant });
-    expect(publicList.json()).toEqual({ Data: list.json() });
+    expect(publicList.json()).toEqual({ Data: list.json<unknown>() });
   });
 
   it('refuses bad bodies (400) and unknown ids (404)', async () => {
