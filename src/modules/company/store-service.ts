@@ -136,7 +136,7 @@ export class StoreService {
 
   /**
    * The nearest store within `km` of a point, ties by lowest id; undefined when none is. The
-   * GiST index answers the nearest chord (KNN, `<->`); a second index search collects the
+   * GiST index answers the nearest chord (KNN, `<->`); a second index search (earth_box takes a great-circle radius on earth(), hence sec_to_gc) collects the
    * stores at exactly that distance so that the lowest id wins.
    */
   async nearest(
@@ -155,7 +155,7 @@ export class StoreService {
                limit 1)
        select s.id from stores s, center c, nearest n
         where s.tenant_id = $1 and n.d <= $4::float8
-          and ll_to_earth(s.latitude, s.longitude) <@ earth_box(c.p, n.d * (1 + 1e-12) + 1e-6)
+          and ll_to_earth(s.latitude, s.longitude) <@ earth_box(c.p, sec_to_gc(n.d) * (1 + 1e-9) + 1e-3)
           and ll_to_earth(s.latitude, s.longitude) <-> c.p <= n.d
         order by s.id limit 1`,
       [tenantId, point.latitude, point.longitude, chordForKm(km)],
