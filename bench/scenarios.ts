@@ -1,6 +1,7 @@
 // The load scenarios: each names what it measures, how to build its requests, and its target
 // as a ratio of one of the two baselines measured in the same run.
 import type { Request as AutocannonRequest } from 'autocannon';
+import { nearStorePath } from './company-stores.ts';
 
 export interface BenchContext {
   tenantHost: string;
@@ -101,5 +102,16 @@ export const SERVER_SCENARIOS: Scenario[] = [
       minRatio: 1 / 3,
       engines: POSTGRES_ONLY,
     },
+  },
+  {
+    name: 'GET /company/stores/{lng;lat}/logicaldevices (nearest store, 100k stores, 1M devices)',
+    requests: (ctx) => [
+      {
+        method: 'GET',
+        headers: { host: ctx.tenantHost, accept, authorization: `Bearer ${ctx.token}` },
+        setupRequest: (req) => ({ ...req, path: nearStorePath() }),
+      },
+    ],
+    target: { baseline: 'ideal', minRatio: 0.3, engines: POSTGRES_ONLY },
   },
 ];
