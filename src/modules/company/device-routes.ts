@@ -24,7 +24,6 @@ import {
 import { MAX_DISTANCE_KM, parseLocation } from './geo.ts';
 import type { LogicalDeviceService } from './logical-device-service.ts';
 import type { PhysicalDeviceService } from './physical-device-service.ts';
-import type { StoreService } from './store-service.ts';
 
 const tags = ['Company: logical devices (device-facing)'];
 const DeviceData = DataEnvelope(LogicalDevice, 'LogicalDeviceData');
@@ -32,14 +31,13 @@ const DeviceListData = DataEnvelope(Type.Array(LogicalDevice), 'LogicalDeviceLis
 const identityNote = 'Needs an identity token (403 IdentityTokenRequired otherwise).';
 
 export interface DeviceRoutesOptions {
-  stores: StoreService;
   physicalDevices: PhysicalDeviceService;
   logicalDevices: LogicalDeviceService;
 }
 
 export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
   instance,
-  { stores, physicalDevices, logicalDevices },
+  { physicalDevices, logicalDevices },
 ) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -196,9 +194,14 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
       if (!point) throw invalidLocation(request.params.location);
       const { searchDistance, ...filter } = request.query;
       checkFilter(filter);
-      const storeId = await stores.nearest(request.tenant.id, point, searchDistance);
-      if (storeId === undefined) throw noStoreInRange(searchDistance);
-      return inDataEnvelope(await logicalDevices.listOfStore(request.tenant.id, storeId, filter));
+      const devices = await logicalDevices.listOfNearestStore(
+        request.tenant.id,
+        point,
+        searchDistance,
+        filter,
+      );
+      if (devices === undefined) throw noStoreInRange(searchDistance);
+      return inDataEnvelope(devices);
     },
   );
 };

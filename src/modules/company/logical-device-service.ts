@@ -20,7 +20,8 @@ import type {
   LogicalDevicePatch,
   MetadataPair,
 } from './company-schemas.ts';
-import { lockedVersion, NEXT_VERSION, type Versioned } from './store-service.ts';
+import { chordForKm } from './geo.ts';
+import { lockedVersion, NEAREST_STORE, NEXT_VERSION, type Versioned } from './store-service.ts';
 
 const SELECT = `select l.id as "DeviceId", l.description as "Description",
     l.device_type_id as "DeviceTypeId", t.description as "DeviceTypeDescription",
@@ -28,8 +29,10 @@ const SELECT = `select l.id as "DeviceId", l.description as "Description",
   from logical_devices l
   left join device_types t on t.tenant_id = l.tenant_id and t.id = l.device_type_id`;
 const NOT_EXPIRED = '(l.expiration_date is null or l.expiration_date > now())';
-const FILTERS = `($3::int is null or l.device_type_id = $3)
-  and ($4::text is null or l.metadata @> jsonb_build_array(jsonb_build_object('Key', $4::text, 'Value', $5::text)))`;
+/** The list filters, their parameters numbered from `n`: type, metadata key, metadata value. */
+const filters = (n: number) => `($${n}::int is null or l.device_type_id = $${n})
+  and ($${n + 1}::text is null
+       or l.metadata @> jsonb_build_array(jsonb_build_object('Key', $${n + 1}::text, 'Value', $${n + 2}::text)))`;
 
 interface Row {
   DeviceId: string;
@@ -164,7 +167,7 @@ export class LogicalDeviceService {
       `${SELECT}
          join physical_devices p on p.tenant_id = l.tenant_id and p.id = l.physical_device_id
         where p.tenant_id = $1 and p.store_id = $2 and l.tenant_id = $1 and ${NOT_EXPIRED}
-          and ${FILTERS}
+          and ${filters(3)}
         order by l.id`,
       [
         tenantId,
@@ -175,6 +178,41 @@ export class LogicalDeviceService {
       ],
     );
     return rows.map((row) => toDevice(row, filter.includeMetadata));
+  }
+
+  /**
+   * The unexpired logical devices of the store nearest to a point within `km`, filtered, in one
+   * statement; undefined when no store is in range.
+   */
+  async listOfNearestStore(
+    tenantId: number,
+    point: { longitude: number; latitude: number },
+    km: number,
+    filter: LogicalDeviceFilter,
+  ): Promise<LogicalDevice[] | undefined> {
+    const rows = await this.db.prepared<Row & { storeId: number }>(
+      'company_nearest_store_logical_devices',
+      `${NEAREST_STORE}
+       select st.id as "storeId", d.* from store st left join lateral (
+         ${SELECT}
+           join physical_devices p on p.tenant_id = l.tenant_id and p.id = l.physical_device_id
+          where p.tenant_id = $1 and p.store_id = st.id and l.tenant_id = $1 and ${NOT_EXPIRED}
+            and ${filters(5)}) d on true
+       order by d."DeviceId"`,
+      [
+        tenantId,
+        point.latitude,
+        point.longitude,
+        chordForKm(km),
+        filter.deviceTypeId ?? null,
+        filter.metadataKey ?? null,
+        filter.metadataValue ?? null,
+      ],
+    );
+    if (rows.length === 0) return undefined;
+    return rows
+      .filter((row) => row.DeviceId !== null)
+      .map((row) => toDevice(row, filter.includeMetadata));
   }
 
   /**

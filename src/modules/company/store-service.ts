@@ -7,7 +7,6 @@ import { notFound } from '../../http/errors.ts';
 import type { Page, Paging } from '../../http/paging.ts';
 import { storeHasDevices } from './company-errors.ts';
 import type { Store, StoreBody } from './company-schemas.ts';
-import { chordForKm } from './geo.ts';
 
 interface StoreRow {
   Id: number;
@@ -31,6 +30,26 @@ const toStore = (row: StoreRow): Store => ({
   Address: row.Address,
   Location: { Longitude: row.longitude, Latitude: row.latitude },
 });
+
+/**
+ * CTEs ending in `store`: the tenant's ($1) nearest store to latitude $2, longitude $3 within the
+ * chord $4 (geo.ts), ties by lowest id. The GiST index answers the nearest chord (KNN, `<->`,
+ * one index entry read); a second index search collects the stores at exactly that distance so
+ * that the lowest id wins (earth_box takes a great-circle radius on earth(), hence sec_to_gc).
+ */
+export const NEAREST_STORE = `with center as materialized (select ll_to_earth($2::float8, $3::float8) as p),
+  nearest as materialized (
+    select ll_to_earth(s.latitude, s.longitude) <-> c.p as d
+      from stores s, center c
+     where s.tenant_id = $1
+     order by ll_to_earth(s.latitude, s.longitude) <-> (select p from center)
+     limit 1),
+  store as materialized (
+    select s.id from stores s, center c, nearest n
+     where s.tenant_id = $1 and n.d <= $4::float8
+       and ll_to_earth(s.latitude, s.longitude) <@ earth_box(c.p, sec_to_gc(n.d) * (1 + 1e-9) + 1e-3)
+       and ll_to_earth(s.latitude, s.longitude) <-> c.p <= n.d
+     order by s.id limit 1)`;
 
 export interface Versioned<T> {
   value: T;
@@ -132,34 +151,5 @@ export class StoreService {
         }),
       { stillReferenced: () => storeHasDevices(id) },
     );
-  }
-
-  /**
-   * The nearest store within `km` of a point, ties by lowest id; undefined when none is. The
-   * GiST index answers the nearest chord (KNN, `<->`); a second index search (earth_box takes a great-circle radius on earth(), hence sec_to_gc) collects the
-   * stores at exactly that distance so that the lowest id wins.
-   */
-  async nearest(
-    tenantId: number,
-    point: { longitude: number; latitude: number },
-    km: number,
-  ): Promise<number | undefined> {
-    const [row] = await this.db.prepared<{ id: number }>(
-      'company_nearest_store',
-      `with center as materialized (select ll_to_earth($2::float8, $3::float8) as p),
-            nearest as materialized (
-              select ll_to_earth(s.latitude, s.longitude) <-> c.p as d
-                from stores s, center c
-               where s.tenant_id = $1
-               order by ll_to_earth(s.latitude, s.longitude) <-> (select p from center)
-               limit 1)
-       select s.id from stores s, center c, nearest n
-        where s.tenant_id = $1 and n.d <= $4::float8
-          and ll_to_earth(s.latitude, s.longitude) <@ earth_box(c.p, sec_to_gc(n.d) * (1 + 1e-9) + 1e-3)
-          and ll_to_earth(s.latitude, s.longitude) <-> c.p <= n.d
-        order by s.id limit 1`,
-      [tenantId, point.latitude, point.longitude, chordForKm(km)],
-    );
-    return row?.id;
   }
 }
