@@ -189,6 +189,8 @@ async function seed(dataDir: string): Promise<Seeded> {
   const created = JSON.parse(
     await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),
   ) as { ApplicationId: string; ApplicationSecret: string };
+  if (selectedScenarios.some((s) => /nearest store/i.test(s.name)))
+    await runNode(['bench/company-seed.ts', tenantName], env);
   const seeded = JSON.parse(await runNode(['bench/seed-catalog.ts', tenantName], env)) as {
     minItemId: number;
     maxItemId: number;

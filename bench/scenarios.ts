@@ -2,6 +2,7 @@
 // as a ratio of one of the two baselines measured in the same run.
 import type { Request as AutocannonRequest } from 'autocannon';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
+import { nearStorePath } from './company-stores.ts';
 
 export interface BenchContext {
   tenantHost: string;
@@ -105,4 +106,15 @@ export const SERVER_SCENARIOS: Scenario[] = [
     },
   },
   ...ANALYTICS_SCENARIOS,
+  {
+    name: 'GET /company/stores/{lng;lat}/logicaldevices (nearest store, 100k stores, 1M devices)',
+    requests: (ctx) => [
+      {
+        method: 'GET',
+        headers: { host: ctx.tenantHost, accept, authorization: `Bearer ${ctx.token}` },
+        setupRequest: (req) => ({ ...req, path: nearStorePath() }),
+      },
+    ],
+    target: { baseline: 'ideal', minRatio: 0.3, engines: POSTGRES_ONLY },
+  },
 ];

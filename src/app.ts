@@ -23,6 +23,7 @@ import {
   type AnalyticsServices,
 } from './modules/analytics/analytics-module.ts';
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
+import { createCompanyModule, type CompanyServices } from './modules/company/company-module.ts';
 import {
   createIntegrationModule,
   type IntegrationServices,
@@ -45,6 +46,7 @@ export interface Services {
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
+  company: CompanyServices;
   analytics: AnalyticsServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
@@ -84,6 +86,8 @@ export function createServices(
   // Tenants and tokens need each other: bound late, through the variables below.
   const oauth = createOAuthModule(context, {
     forgetTenant: (tenantId) => tenants.services.tenants.forget(tenantId),
+    physicalDevice: (tenantId, deviceId) =>
+      company.services.physicalDevices.find(tenantId, deviceId),
   });
   const { tokens, apps } = oauth.services;
   const tenants = createTenantsModule(context, {
@@ -98,11 +102,21 @@ export function createServices(
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
 
+  const company = createCompanyModule(context);
   const analytics = createAnalyticsModule(context, {
-    deviceStamp: async () => undefined, // wired to the company module when it lands
+    deviceStamp: (tenantId, deviceId) =>
+      company.services.physicalDevices.stampOf(tenantId, deviceId),
   });
 
-  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration, analytics];
+  const modules: AppModule[] = [
+    tenants,
+    oauth,
+    notifications,
+    catalog,
+    integration,
+    company,
+    analytics,
+  ];
   return {
     config,
     database,
@@ -113,6 +127,7 @@ export function createServices(
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,
+    company: company.services,
     analytics: analytics.services,
     logger,
   };
@@ -201,7 +216,7 @@ export async function buildApp(
     tenants: services.tenants,
     hostResolvers: modules.flatMap((m) => m.hostResolvers ?? []),
   });
-  registerAuthentication(app, services.oauth.tokens);
+  registerAuthentication(app, services.oauth.verifier);
   await registerOpenApi(app);
   registerMetrics(app);
   registerHealth(app, services.database);

@@ -6,15 +6,21 @@ import { appRoutes } from './app-routes.ts';
 import { ClientAuthentication } from './client-authentication.ts';
 import { OAUTH_PRUNE_QUEUE, pruneOAuthRecords } from './oauth-pruning.ts';
 import { TokenService, type TokenNeeds } from './token-service.ts';
+import { DeviceBoundVerifier, type PhysicalDeviceLookup } from './device-tokens.ts';
 import { tokenRoutes } from './token-routes.ts';
 
 export interface OAuthServices {
   tokens: TokenService;
   apps: AppService;
   clients: ClientAuthentication;
+  /** What every protected route verifies tokens with (identity tokens: their device too). */
+  verifier: DeviceBoundVerifier;
 }
 
-export type OAuthNeeds = TokenNeeds;
+export interface OAuthNeeds extends TokenNeeds {
+  /** The registered physical device an identity token is (to be) bound to (company module). */
+  physicalDevice: PhysicalDeviceLookup;
+}
 
 export function createOAuthModule(
   context: ModuleContext,
@@ -24,11 +30,12 @@ export function createOAuthModule(
   const tokens = new TokenService(database.db, config.tokenTtlSeconds, needs, context.log);
   const apps = new AppService(database.db, database, tokens);
   const clients = new ClientAuthentication(database);
+  const verifier = new DeviceBoundVerifier(tokens, needs.physicalDevice);
   return {
     name: 'oauth',
-    services: { tokens, apps, clients },
+    services: { tokens, apps, clients, verifier },
     routes: async (app) => {
-      await app.register(tokenRoutes, { tokens, clients });
+      await app.register(tokenRoutes, { tokens, clients, physicalDevice: needs.physicalDevice });
       await app.register(appRoutes, { apps });
     },
     queues: [

@@ -12,6 +12,7 @@ import { applicationType } from './app-types.ts';
 import type { ClientAuthentication } from './client-authentication.ts';
 import { OAuthError, invalidRequest } from './oauth-errors.ts';
 import type { TokenService } from './token-service.ts';
+import type { PhysicalDeviceLookup } from './device-tokens.ts';
 
 const tags = ['OAuth'];
 const ALL_SCOPES: readonly Scope[] = ['public', 'private', 'management'];
@@ -140,11 +141,12 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
 export interface TokenRoutesOptions {
   tokens: TokenService;
   clients: ClientAuthentication;
+  physicalDevice: PhysicalDeviceLookup;
 }
 
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
   instance,
-  { tokens, clients },
+  { tokens, clients, physicalDevice },
 ) => {
   await instance.register(formbody);
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -222,11 +224,15 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
             'Only Consumer (1) and Device (4) apps may ask for identity tokens.',
           );
         }
-        throw invalidRequest(
-          'Identity tokens need registered physical devices, which this server does not manage yet.',
-        );
+        if (!(await physicalDevice(request.tenant.id, body.physical_device_id))) {
+          throw new OAuthError(
+            400,
+            'invalid_grant',
+            `No physical device "${body.physical_device_id}" is registered.`,
+          );
+        }
       }
-      const issued = await tokens.issue(request.tenant, client, scopes);
+      const issued = await tokens.issue(request.tenant, client, scopes, body.physical_device_id);
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       return {
         access_token: issued.accessToken,

@@ -229,13 +229,13 @@ describe('POST /oauth/token', () => {
   );
 
   it.each([1, 4])(
-    'answers 400 invalid_request when a type %i app asks for an identity token (no devices are registered yet)',
+    'answers 400 invalid_grant when a type %i app asks for an identity token of an unregistered device',
     async (type) => {
       const response = await oauthRequest(api, acme, {
         form: { ...CLIENT_CREDENTIALS, physical_device_id: 'kiosk-1' },
         authorization: basic(apps[type]!),
       });
-      oauthError(response, 400, 'invalid_request');
+      oauthError(response, 400, 'invalid_grant');
     },
   );
 

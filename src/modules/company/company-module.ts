@@ -1,0 +1,40 @@
+// The company module (contract §5.5): stores, device types, physical devices and the logical
+// devices registered to them, managed under /management/company and used by devices (with
+// identity tokens) under /company.
+import type { AppModule, ModuleContext } from '../../module.ts';
+import { deviceRoutes } from './device-routes.ts';
+import { deviceTypeRoutes } from './device-type-routes.ts';
+import { DeviceTypeService } from './device-type-service.ts';
+import { LogicalDeviceService } from './logical-device-service.ts';
+import { physicalDeviceRoutes } from './physical-device-routes.ts';
+import { PhysicalDeviceService } from './physical-device-service.ts';
+import { storeRoutes } from './store-routes.ts';
+import { StoreService } from './store-service.ts';
+
+export interface CompanyServices {
+  stores: StoreService;
+  deviceTypes: DeviceTypeService;
+  /** `find` backs identity tokens; `stampOf` describes a device for analytics records. */
+  physicalDevices: PhysicalDeviceService;
+  logicalDevices: LogicalDeviceService;
+}
+
+export function createCompanyModule(context: ModuleContext): AppModule<CompanyServices> {
+  const db = context.database;
+  const services: CompanyServices = {
+    stores: new StoreService(db),
+    deviceTypes: new DeviceTypeService(db),
+    physicalDevices: new PhysicalDeviceService(db),
+    logicalDevices: new LogicalDeviceService(db),
+  };
+  return {
+    name: 'company',
+    services,
+    routes: async (app) => {
+      await app.register(storeRoutes, { stores: services.stores });
+      await app.register(deviceTypeRoutes, { deviceTypes: services.deviceTypes });
+      await app.register(physicalDeviceRoutes, services);
+      await app.register(deviceRoutes, services);
+    },
+  };
+}

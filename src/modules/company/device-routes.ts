@@ -1,0 +1,207 @@
+// Device-facing routes (public scope, `{"Data": …}`): a device registers, changes and removes
+// the logical devices of its own physical device (named by its identity token's `dev`), and
+// lists the logical devices of its store or of the store nearest to a location.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { DataEnvelope, inDataEnvelope } from '../../http/paging.ts';
+import {
+  deviceGone,
+  deviceNotInStore,
+  identityTokenRequired,
+  invalidLocation,
+  metadataFilterIncomplete,
+  noStoreInRange,
+} from './company-errors.ts';
+import {
+  DeviceIdParams,
+  LogicalDevice,
+  LogicalDeviceBody,
+  LogicalDeviceFilter,
+  LogicalDevicePatch,
+} from './company-schemas.ts';
+import { MAX_DISTANCE_KM, parseLocation } from './geo.ts';
+import type { LogicalDeviceService } from './logical-device-service.ts';
+import type { PhysicalDeviceService } from './physical-device-service.ts';
+
+const tags = ['Company: logical devices (device-facing)'];
+const DeviceData = DataEnvelope(LogicalDevice, 'LogicalDeviceData');
+const DeviceListData = DataEnvelope(Type.Array(LogicalDevice), 'LogicalDeviceListData');
+const identityNote = 'Needs an identity token (403 IdentityTokenRequired otherwise).';
+
+export interface DeviceRoutesOptions {
+  physicalDevices: PhysicalDeviceService;
+  logicalDevices: LogicalDeviceService;
+}
+
+export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
+  instance,
+  { physicalDevices, logicalDevices },
+) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+
+  /** The caller's physical device as it is now (moved or deleted devices count at once). */
+  const caller = async (request: FastifyRequest) => {
+    const id = request.principal.deviceId;
+    if (id === undefined) throw identityTokenRequired();
+    const device = await physicalDevices.find(request.tenant.id, id);
+    if (!device) throw deviceGone();
+    return { id, storeId: device.storeId };
+  };
+  const checkFilter = (filter: LogicalDeviceFilter) => {
+    if ((filter.metadataKey === undefined) !== (filter.metadataValue === undefined))
+      throw metadataFilterIncomplete();
+  };
+
+  app.post(
+    '/company/logicaldevices',
+    {
+      schema: {
+        tags,
+        summary: "Register a logical device to the caller's physical device",
+        description: `409 when the DeviceId exists; ExpirationDate, when given, in the future. ${identityNote}`,
+        body: LogicalDeviceBody,
+        response: { 201: DeviceData, 409: { $ref: 'ErrorBody#' } },
+      },
+    },
+    async (request, reply) => {
+      const device = await caller(request);
+      const { value, version } = await logicalDevices.create(
+        request.tenant.id,
+        device.id,
+        request.body,
+      );
+      setEtag(reply, version);
+      return reply
+        .code(201)
+        .header('Location', `/company/logicaldevices/${encodeURIComponent(value.DeviceId)}`)
+        .send(inDataEnvelope(value));
+    },
+  );
+  app.get(
+    '/company/logicaldevices/:deviceId',
+    {
+      schema: {
+        tags,
+        summary: "Fetch one of the caller's logical devices",
+        description: identityNote,
+        params: DeviceIdParams,
+        response: { 200: DeviceData },
+      },
+    },
+    async (request, reply) => {
+      const device = await caller(request);
+      const { value, version } = await logicalDevices.get(
+        request.tenant.id,
+        device.id,
+        request.params.deviceId,
+      );
+      setEtag(reply, version);
+      return inDataEnvelope(value);
+    },
+  );
+  app.patch(
+    '/company/logicaldevices/:deviceId',
+    {
+      schema: {
+        tags,
+        summary: "Update one of the caller's logical devices (only the fields sent)",
+        description: `Null clears DeviceTypeId or ExpirationDate; Metadata replaces the list. ${identityNote}`,
+        params: DeviceIdParams,
+        body: LogicalDevicePatch,
+        response: { 200: DeviceData },
+      },
+    },
+    async (request, reply) => {
+      const device = await caller(request);
+      const { value, version } = await logicalDevices.patch(
+        request.tenant.id,
+        device.id,
+        request.params.deviceId,
+        request.body,
+        (current) => checkIfMatch(request, current),
+      );
+      setEtag(reply, version);
+      return inDataEnvelope(value);
+    },
+  );
+  app.delete(
+    '/company/logicaldevices/:deviceId',
+    {
+      schema: {
+        tags,
+        summary: "Unregister one of the caller's logical devices",
+        description: identityNote,
+        params: DeviceIdParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const device = await caller(request);
+      await logicalDevices.delete(
+        request.tenant.id,
+        device.id,
+        request.params.deviceId,
+        (current) => checkIfMatch(request, current),
+      );
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    '/company/stores/logicaldevices',
+    {
+      schema: {
+        tags,
+        summary: "List the unexpired logical devices of the caller's store",
+        description: `404 PhysicalDeviceHasNoStore when the caller's device is in no store. ${identityNote}`,
+        querystring: LogicalDeviceFilter,
+        response: { 200: DeviceListData },
+      },
+    },
+    async (request) => {
+      checkFilter(request.query);
+      const device = await caller(request);
+      if (device.storeId === null) throw deviceNotInStore();
+      return inDataEnvelope(
+        await logicalDevices.listOfStore(request.tenant.id, device.storeId, request.query),
+      );
+    },
+  );
+  app.get(
+    '/company/stores/:location/logicaldevices',
+    {
+      schema: {
+        tags,
+        summary: 'List the unexpired logical devices of the store nearest to a location',
+        description:
+          'location is `{longitude};{latitude}` with decimal points. The nearest store by great-circle distance (WGS84 mean radius), lowest Id on a tie, within searchDistance km; 404 NoStoreInRange when there is none. Any public-scope token.',
+        params: Type.Object({ location: Type.String({ description: '{longitude};{latitude}' }) }),
+        querystring: Type.Object({
+          ...LogicalDeviceFilter.properties,
+          searchDistance: Type.Number({
+            minimum: 0,
+            maximum: Math.round(MAX_DISTANCE_KM * 1000) / 1000,
+            default: 5,
+            description: 'Kilometres (default 5).',
+          }),
+        }),
+        response: { 200: DeviceListData },
+      },
+    },
+    async (request) => {
+      const point = parseLocation(request.params.location);
+      if (!point) throw invalidLocation(request.params.location);
+      const { searchDistance, ...filter } = request.query;
+      checkFilter(filter);
+      const devices = await logicalDevices.listOfNearestStore(
+        request.tenant.id,
+        point,
+        searchDistance,
+        filter,
+      );
+      if (devices === undefined) throw noStoreInRange(searchDistance);
+      return inDataEnvelope(devices);
+    },
+  );
+};

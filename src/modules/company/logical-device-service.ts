@@ -1,0 +1,386 @@
+// Logical devices: what runs on a physical device (an app instance, a screen …), with a type,
+// an optional expiration date and metadata pairs. Both the management routes (any physical
+// device) and the device-facing ones (the caller's physical device) come through here.
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { translatingConstraints } from '../../http/constraint-errors.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Page, Paging } from '../../http/paging.ts';
+import { assertBodyIdMatches } from '../../http/body-id.ts';
+import {
+  duplicateLogicalDevice,
+  duplicateMetadataKey,
+  expirationInPast,
+  repeatedMetadataKey,
+  unknownDeviceType,
+} from './company-errors.ts';
+import type {
+  LogicalDevice,
+  LogicalDeviceBody,
+  LogicalDeviceFilter,
+  LogicalDevicePatch,
+  MetadataPair,
+} from './company-schemas.ts';
+import { chordForKm } from './geo.ts';
+import { lockedVersion, NEAREST_STORE, NEXT_VERSION, type Versioned } from './store-service.ts';
+
+const SELECT = `select l.id as "DeviceId", l.description as "Description",
+    l.device_type_id as "DeviceTypeId", t.description as "DeviceTypeDescription",
+    l.expiration_date as "ExpirationDate", l.metadata as "Metadata", l.updated_at as version
+  from logical_devices l
+  left join device_types t on t.tenant_id = l.tenant_id and t.id = l.device_type_id`;
+const NOT_EXPIRED = '(l.expiration_date is null or l.expiration_date > now())';
+/** The list filters, their parameters numbered from `n`: type, metadata key, metadata value. */
+const filters = (n: number) => `($${n}::int is null or l.device_type_id = $${n})
+  and ($${n + 1}::text is null
+       or l.metadata @> jsonb_build_array(jsonb_build_object('Key', $${n + 1}::text, 'Value', $${n + 2}::text)))`;
+
+interface Row {
+  DeviceId: string;
+  Description: string;
+  DeviceTypeId: number | null;
+  DeviceTypeDescription: string | null;
+  ExpirationDate: Date | string | null;
+  Metadata: MetadataPair[] | string;
+  version: Date;
+}
+
+const iso = (value: Date | string | null) =>
+  value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
+const metadataOf = (value: MetadataPair[] | string): MetadataPair[] =>
+  typeof value === 'string' ? (JSON.parse(value) as MetadataPair[]) : value;
+
+function toDevice(row: Row, includeMetadata = true): LogicalDevice {
+  return {
+    DeviceId: row.DeviceId,
+    Description: row.Description,
+    DeviceTypeId: row.DeviceTypeId,
+    DeviceTypeDescription: row.DeviceTypeDescription,
+    ExpirationDate: iso(row.ExpirationDate),
+    ...(includeMetadata ? { Metadata: metadataOf(row.Metadata) } : {}),
+  };
+}
+const versioned = (row: Row): Versioned<LogicalDevice> => ({
+  value: toDevice(row),
+  version: row.version,
+});
+
+function checkMetadata(metadata: MetadataPair[] | undefined): void {
+  const seen = new Set<string>();
+  for (const { Key } of metadata ?? []) {
+    if (seen.has(Key)) throw repeatedMetadataKey(Key);
+    seen.add(Key);
+  }
+}
+
+function checkExpiration(date: string | null | undefined): Date | null {
+  if (date === undefined || date === null) return null;
+  const parsed = new Date(date);
+  if (!(parsed.getTime() > Date.now())) throw expirationInPast();
+  return parsed;
+}
+
+export class LogicalDeviceService {
+  private readonly db: DatabaseHandle;
+  constructor(db: DatabaseHandle) {
+    this.db = db;
+  }
+
+  /** Registers a logical device to a physical device (404 when that does not exist). */
+  async create(
+    tenantId: number,
+    physicalDeviceId: string,
+    body: LogicalDeviceBody,
+  ): Promise<Versioned<LogicalDevice>> {
+    checkMetadata(body.Metadata);
+    const expiration = checkExpiration(body.ExpirationDate);
+    await this.requirePhysical(this.db, tenantId, physicalDeviceId);
+    const typeId = body.DeviceTypeId ?? null;
+    await translatingConstraints(
+      () =>
+        this.db.query(
+          `insert into logical_devices
+             (tenant_id, id, physical_device_id, description, device_type_id, expiration_date, metadata)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+          [
+            tenantId,
+            body.DeviceId,
+            physicalDeviceId,
+            body.Description,
+            typeId,
+            expiration,
+            JSON.stringify(body.Metadata ?? []),
+          ],
+        ),
+      {
+        unique: () => duplicateLogicalDevice(body.DeviceId),
+        missingReference: (violation) =>
+          violation.constraint?.includes('physical_device') || typeId === null
+            ? notFound(`Physical device "${physicalDeviceId}"`)
+            : unknownDeviceType(typeId),
+      },
+    );
+    return this.get(tenantId, physicalDeviceId, body.DeviceId);
+  }
+
+  async get(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+  ): Promise<Versioned<LogicalDevice>> {
+    const [row] = await this.db.query<Row>(
+      `${SELECT} where l.tenant_id = $1 and l.physical_device_id = $2 and l.id = $3`,
+      [tenantId, physicalDeviceId, id],
+    );
+    if (!row) throw notFound(`Logical device "${id}" of physical device "${physicalDeviceId}"`);
+    return versioned(row);
+  }
+
+  /** Every logical device of a physical device, expired ones too (management). */
+  async listOfPhysical(
+    tenantId: number,
+    physicalDeviceId: string,
+    paging: Paging,
+  ): Promise<Page<LogicalDevice>> {
+    await this.requirePhysical(this.db, tenantId, physicalDeviceId);
+    const [rows, [total]] = await Promise.all([
+      this.db.query<Row>(
+        `${SELECT} where l.tenant_id = $1 and l.physical_device_id = $2
+          order by l.id offset $3 limit $4`,
+        [tenantId, physicalDeviceId, paging.skip, paging.take],
+      ),
+      this.db.query<{ n: number }>(
+        'select count(*)::int as n from logical_devices where tenant_id = $1 and physical_device_id = $2',
+        [tenantId, physicalDeviceId],
+      ),
+    ]);
+    return { Results: rows.map((row) => toDevice(row)), TotalCount: total?.n ?? 0 };
+  }
+
+  /** The unexpired logical devices of the physical devices of a store, filtered. */
+  async listOfStore(
+    tenantId: number,
+    storeId: number,
+    filter: LogicalDeviceFilter,
+  ): Promise<LogicalDevice[]> {
+    const rows = await this.db.prepared<Row>(
+      'company_store_logical_devices',
+      `${SELECT}
+         join physical_devices p on p.tenant_id = l.tenant_id and p.id = l.physical_device_id
+        where p.tenant_id = $1 and p.store_id = $2 and l.tenant_id = $1 and ${NOT_EXPIRED}
+          and ${filters(3)}
+        order by l.id`,
+      [
+        tenantId,
+        storeId,
+        filter.deviceTypeId ?? null,
+        filter.metadataKey ?? null,
+        filter.metadataValue ?? null,
+      ],
+    );
+    return rows.map((row) => toDevice(row, filter.includeMetadata));
+  }
+
+  /**
+   * The unexpired logical devices of the store nearest to a point within `km`, filtered, in one
+   * statement; undefined when no store is in range.
+   */
+  async listOfNearestStore(
+    tenantId: number,
+    point: { longitude: number; latitude: number },
+    km: number,
+    filter: LogicalDeviceFilter,
+  ): Promise<LogicalDevice[] | undefined> {
+    const rows = await this.db.prepared<Row & { storeId: number }>(
+      'company_nearest_store_logical_devices',
+      `${NEAREST_STORE}
+       select st.id as "storeId", d.* from store st left join lateral (
+         ${SELECT}
+           join physical_devices p on p.tenant_id = l.tenant_id and p.id = l.physical_device_id
+          where p.tenant_id = $1 and p.store_id = st.id and l.tenant_id = $1 and ${NOT_EXPIRED}
+            and ${filters(5)}) d on true
+       order by d."DeviceId"`,
+      [
+        tenantId,
+        point.latitude,
+        point.longitude,
+        chordForKm(km),
+        filter.deviceTypeId ?? null,
+        filter.metadataKey ?? null,
+        filter.metadataValue ?? null,
+      ],
+    );
+    if (rows.length === 0) return undefined;
+    return rows
+      .filter((row) => row.DeviceId !== null)
+      .map((row) => toDevice(row, filter.includeMetadata));
+  }
+
+  /**
+   * PATCH semantics: the fields present are changed (null clears DeviceTypeId, ExpirationDate);
+   * Metadata, when present, replaces the whole list.
+   */
+  async patch(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+    patch: LogicalDevicePatch,
+    checkVersion: (version: Date) => void,
+  ): Promise<Versioned<LogicalDevice>> {
+    assertBodyIdMatches(patch.DeviceId, id);
+    checkMetadata(patch.Metadata);
+    const expiration = checkExpiration(patch.ExpirationDate);
+    const typeId = patch.DeviceTypeId ?? null;
+    await translatingConstraints(
+      () =>
+        this.db.rawTransaction(async (sql) => {
+          await this.lockDevice(sql, tenantId, physicalDeviceId, id, checkVersion);
+          await sql.query(
+            `update logical_devices set
+                description = coalesce($3, description),
+                device_type_id = case when $4::bool then $5::int else device_type_id end,
+                expiration_date = case when $6::bool then $7::timestamptz else expiration_date end,
+                metadata = coalesce($8::jsonb, metadata),
+                updated_at = ${NEXT_VERSION}
+              where tenant_id = $1 and id = $2`,
+            [
+              tenantId,
+              id,
+              patch.Description ?? null,
+              patch.DeviceTypeId !== undefined,
+              typeId,
+              patch.ExpirationDate !== undefined,
+              expiration,
+              patch.Metadata ? JSON.stringify(patch.Metadata) : null,
+            ],
+          );
+        }),
+      { missingReference: () => unknownDeviceType(typeId!) },
+    );
+    return this.get(tenantId, physicalDeviceId, id);
+  }
+
+  async delete(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+    checkVersion: (version: Date) => void,
+  ): Promise<void> {
+    await this.db.rawTransaction(async (sql) => {
+      await this.lockDevice(sql, tenantId, physicalDeviceId, id, checkVersion);
+      await sql.query('delete from logical_devices where tenant_id = $1 and id = $2', [
+        tenantId,
+        id,
+      ]);
+    });
+  }
+
+  async listMetadata(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+  ): Promise<MetadataPair[]> {
+    return (await this.get(tenantId, physicalDeviceId, id)).value.Metadata ?? [];
+  }
+
+  /** Adds one pair; 409 when the key exists. */
+  async addMetadata(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+    pair: MetadataPair,
+  ): Promise<MetadataPair> {
+    await this.db.rawTransaction(async (sql) => {
+      const metadata = await this.lockMetadata(sql, tenantId, physicalDeviceId, id);
+      if (metadata.some((m) => m.Key === pair.Key)) throw duplicateMetadataKey(pair.Key);
+      await this.saveMetadata(sql, tenantId, id, [...metadata, pair]);
+    });
+    return pair;
+  }
+
+  /** Changes the value of one key; 404 when the key is not there. */
+  async updateMetadata(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+    key: string,
+    value: string,
+  ): Promise<MetadataPair> {
+    await this.db.rawTransaction(async (sql) => {
+      const metadata = await this.lockMetadata(sql, tenantId, physicalDeviceId, id);
+      if (!metadata.some((m) => m.Key === key)) throw notFound(`Metadata key "${key}"`);
+      const next = metadata.map((m) => (m.Key === key ? { Key: key, Value: value } : m));
+      await this.saveMetadata(sql, tenantId, id, next);
+    });
+    return { Key: key, Value: value };
+  }
+
+  /** Removes one key (404 when it is not there), or every key when `key` is undefined. */
+  async deleteMetadata(
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+    key: string | undefined,
+  ): Promise<void> {
+    await this.db.rawTransaction(async (sql) => {
+      const metadata = await this.lockMetadata(sql, tenantId, physicalDeviceId, id);
+      if (key !== undefined && !metadata.some((m) => m.Key === key))
+        throw notFound(`Metadata key "${key}"`);
+      const next = key === undefined ? [] : metadata.filter((m) => m.Key !== key);
+      await this.saveMetadata(sql, tenantId, id, next);
+    });
+  }
+
+  private async requirePhysical(sql: RawSql, tenantId: number, physicalDeviceId: string) {
+    const [row] = await sql.query(
+      'select 1 from physical_devices where tenant_id = $1 and id = $2',
+      [tenantId, physicalDeviceId],
+    );
+    if (!row) throw notFound(`Physical device "${physicalDeviceId}"`);
+  }
+
+  private async lockDevice(
+    sql: RawSql,
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+    checkVersion: (version: Date) => void,
+  ): Promise<void> {
+    const [row] = await sql.query<{ physical: string }>(
+      'select physical_device_id as physical from logical_devices where tenant_id = $1 and id = $2 for update',
+      [tenantId, id],
+    );
+    if (!row || row.physical !== physicalDeviceId)
+      throw notFound(`Logical device "${id}" of physical device "${physicalDeviceId}"`);
+    await lockedVersion(
+      sql,
+      'logical_devices',
+      tenantId,
+      id,
+      `Logical device "${id}"`,
+      checkVersion,
+    );
+  }
+
+  private async lockMetadata(
+    sql: RawSql,
+    tenantId: number,
+    physicalDeviceId: string,
+    id: string,
+  ): Promise<MetadataPair[]> {
+    const [row] = await sql.query<{ metadata: MetadataPair[] | string }>(
+      `select metadata from logical_devices
+        where tenant_id = $1 and physical_device_id = $2 and id = $3 for update`,
+      [tenantId, physicalDeviceId, id],
+    );
+    if (!row) throw notFound(`Logical device "${id}" of physical device "${physicalDeviceId}"`);
+    return metadataOf(row.metadata);
+  }
+
+  private async saveMetadata(sql: RawSql, tenantId: number, id: string, metadata: MetadataPair[]) {
+    await sql.query(
+      `update logical_devices set metadata = $3::jsonb, updated_at = ${NEXT_VERSION}
+        where tenant_id = $1 and id = $2`,
+      [tenantId, id, JSON.stringify(metadata)],
+    );
+  }
+}
