@@ -26,6 +26,40 @@ export const invalidRequest = (description: string) =>
 
 /** The oauth module's error codes: RFC 6749 errors of the token endpoint, and the apps API's. */
 export const oauthErrors = {
+  notBasicAuthentication: () =>
+    new OAuthError(
+      401,
+      'invalid_client',
+      'The Authorization header is not HTTP Basic client authentication.',
+      { 'WWW-Authenticate': 'Basic realm="oauth"' },
+    ),
+  clientAuthenticationRequired: () =>
+    new OAuthError(
+      401,
+      'invalid_client',
+      'Client authentication is required (HTTP Basic or client_id and client_secret).',
+      { 'WWW-Authenticate': 'Basic realm="oauth"' },
+    ),
+  serverError: () =>
+    new OAuthError(500, 'server_error', 'The server failed to handle this request.'),
+  unsupportedGrantType: () =>
+    new OAuthError(
+      400,
+      'unsupported_grant_type',
+      'Only grant_type=client_credentials is supported.',
+    ),
+  invalidScope: (allowed: readonly string[]) =>
+    new OAuthError(400, 'invalid_scope', `This app may ask for: ${allowed.join(' ')}.`),
+  noIdentityTokens: () =>
+    new OAuthError(
+      400,
+      'unauthorized_client',
+      'Only Consumer (1) and Device (4) apps may ask for identity tokens.',
+    ),
+  unknownPhysicalDevice: (id: string) =>
+    new OAuthError(400, 'invalid_grant', `No physical device "${id}" is registered.`),
+  notYourToken: () =>
+    new OAuthError(400, 'unauthorized_client', 'The token was not issued to this client.'),
   invalidClient: (challenge: boolean) =>
     new OAuthError(
       401,

@@ -10,7 +10,7 @@ import { sendError } from '../../http/error-handler.ts';
 import type { Scope } from '../../http/route-access.ts';
 import { applicationType } from './app-types.ts';
 import type { ClientAuthentication } from './client-authentication.ts';
-import { OAuthError, invalidRequest } from './oauth-errors.ts';
+import { OAuthError, invalidRequest, oauthErrors } from './oauth-errors.ts';
 import type { TokenService } from './token-service.ts';
 import type { PhysicalDeviceLookup } from './device-tokens.ts';
 
@@ -94,14 +94,7 @@ function clientCredentials(
     const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
     const colon = decoded.indexOf(':');
     if (colon < 0) {
-      throw new OAuthError(
-        401,
-        'invalid_client',
-        'The Authorization header is not HTTP Basic client authentication.',
-        {
-          'WWW-Authenticate': 'Basic realm="oauth"',
-        },
-      );
+      throw oauthErrors.notBasicAuthentication();
     }
     return {
       clientId: decodeFormComponent(decoded.slice(0, colon)),
@@ -110,14 +103,7 @@ function clientCredentials(
     };
   }
   if (body.client_id === undefined || body.client_secret === undefined) {
-    throw new OAuthError(
-      401,
-      'invalid_client',
-      'Client authentication is required (HTTP Basic or client_id and client_secret).',
-      {
-        'WWW-Authenticate': 'Basic realm="oauth"',
-      },
-    );
+    throw oauthErrors.clientAuthenticationRequired();
   }
   return { clientId: body.client_id, secret: body.client_secret, basic: false };
 }
@@ -160,10 +146,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
       return sendOAuthError(reply, invalidRequest(`The request is not valid: ${error.message}`));
     }
     request.log.error({ err: error }, 'token endpoint failed');
-    return sendOAuthError(
-      reply,
-      new OAuthError(500, 'server_error', 'The server failed to handle this request.'),
-    );
+    return sendOAuthError(reply, oauthErrors.serverError());
   });
 
   app.post(
@@ -188,11 +171,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
       requireForm(request);
       const body = request.body;
       if (body.grant_type !== 'client_credentials') {
-        throw new OAuthError(
-          400,
-          'unsupported_grant_type',
-          'Only grant_type=client_credentials is supported.',
-        );
+        throw oauthErrors.unsupportedGrantType();
       }
       const credentials = clientCredentials(request, body);
       const client = await clients.authenticate(
@@ -208,28 +187,16 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         const requested = [...new Set(body.scope.split(' ').filter(Boolean))];
         const outside = requested.filter((s) => !(type.scopes as readonly string[]).includes(s));
         if (requested.length === 0 || outside.length > 0) {
-          throw new OAuthError(
-            400,
-            'invalid_scope',
-            `This app may ask for: ${type.scopes.join(' ')}.`,
-          );
+          throw oauthErrors.invalidScope(type.scopes);
         }
         scopes = ALL_SCOPES.filter((s) => requested.includes(s));
       }
       if (body.physical_device_id !== undefined) {
         if (!type.identityTokens) {
-          throw new OAuthError(
-            400,
-            'unauthorized_client',
-            'Only Consumer (1) and Device (4) apps may ask for identity tokens.',
-          );
+          throw oauthErrors.noIdentityTokens();
         }
         if (!(await physicalDevice(request.tenant.id, body.physical_device_id))) {
-          throw new OAuthError(
-            400,
-            'invalid_grant',
-            `No physical device "${body.physical_device_id}" is registered.`,
-          );
+          throw oauthErrors.unknownPhysicalDevice(body.physical_device_id);
         }
       }
       const issued = await tokens.issue(request.tenant, client, scopes, body.physical_device_id);
@@ -284,11 +251,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         throw error;
       }
       if (claims.sub !== client.id) {
-        throw new OAuthError(
-          400,
-          'unauthorized_client',
-          'The token was not issued to this client.',
-        );
+        throw oauthErrors.notYourToken();
       }
       await tokens.revoke(request.tenant.id, claims);
       return reply.code(200).send('');
