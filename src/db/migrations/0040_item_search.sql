@@ -12,10 +12,12 @@ create extension if not exists unaccent schema public;
 create extension if not exists btree_gin schema public;
 create extension if not exists fuzzystrmatch schema public;
 
+-- Lower case, accents removed, ASCII punctuation made a space (so "EM-100" is the words "em" and
+-- "100", as a query splits it, not the parser's signed number "-100").
 -- unaccent(text) is only stable (it reads its dictionary by name); the two-argument form with a
 -- fixed, schema-qualified dictionary is immutable, so it may be used in a generated column.
 create function search_fold(t text) returns text language sql immutable parallel safe strict as $$
-  select lower(public.unaccent('public.unaccent'::regdictionary, t))
+  select regexp_replace(lower(public.unaccent('public.unaccent'::regdictionary, t)), '[!-/:-@[-`{-~]+', ' ', 'g')
 $$;
 
 drop index if exists items_title_trgm;
