@@ -10,6 +10,11 @@ export interface BenchContext {
   /** The seeded catalog's item ids (see seed-catalog.ts). */
   minItemId: number;
   maxItemId: number;
+  /** The search catalog's tenant (see search-seed.ts): its host and a token of it. */
+  searchHost: string;
+  searchToken: string;
+  /** Ids in the search catalog: a brand and a price type. */
+  searchIds: { brandId: number; priceTypeId: number };
 }
 
 export interface Scenario {
@@ -22,6 +27,9 @@ export interface Scenario {
   ) & {
     /** The engines the target is set for (the catalog's are PostgreSQL's); all when left out. */
     engines?: readonly Engine[];
+    /** Also: p99 at most this many times p50, and/or at most this many milliseconds. */
+    maxP99OverP50?: number;
+    maxP99Ms?: number;
   };
 }
 
@@ -32,6 +40,61 @@ const randomItem = (ctx: BenchContext) =>
   ctx.minItemId + Math.floor(Math.random() * (ctx.maxItemId - ctx.minItemId + 1));
 
 const accept = 'application/vnd.xomni.api-v4-0';
+
+/** POST /private/catalog/items on the search tenant (words planted by search-seed.ts). */
+const itemSearch = (
+  name: string,
+  body: (ctx: BenchContext) => object,
+  target: Scenario['target'],
+): Scenario => ({
+  name: `POST /private/catalog/items: ${name}`,
+  requests: (ctx) => [
+    {
+      method: 'POST',
+      path: '/private/catalog/items',
+      headers: {
+        host: ctx.searchHost,
+        accept,
+        authorization: `Bearer ${ctx.searchToken}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body(ctx)),
+    },
+  ],
+  target,
+});
+const navigations = { IncludeStaticNavigation: true, IncludeDynamicNavigation: true };
+const searchTarget = {
+  baseline: 'ideal',
+  minRatio: 0.1,
+  maxP99OverP50: 10,
+  engines: POSTGRES_ONLY,
+} as const;
+const SEARCH_SCENARIOS: Scenario[] = [
+  itemSearch('1% word + navigations', () => ({ Query: 'lantern', ...navigations }), searchTarget),
+  itemSearch('30% word + navigations', () => ({ Query: 'classic', ...navigations }), {
+    baseline: 'ideal',
+    minRatio: 0,
+    maxP99Ms: 250,
+    engines: POSTGRES_ONLY,
+  }),
+  itemSearch(
+    'filters only + navigations',
+    (ctx) => ({
+      BrandId: ctx.searchIds.brandId,
+      PriceTypeId: ctx.searchIds.priceTypeId,
+      MaxPrice: 300,
+      ...navigations,
+    }),
+    searchTarget,
+  ),
+  itemSearch('typo ("lanturn")', () => ({ Query: 'lanturn' }), searchTarget),
+  itemSearch(
+    'deep page (Skip 5000)',
+    () => ({ Skip: 5000, Take: 20, OrderedPropertyName: 'Title' }),
+    searchTarget,
+  ),
+];
 
 export const SERVER_SCENARIOS: Scenario[] = [
   {
@@ -102,4 +165,5 @@ export const SERVER_SCENARIOS: Scenario[] = [
       engines: POSTGRES_ONLY,
     },
   },
+  ...SEARCH_SCENARIOS,
 ];

@@ -54,12 +54,13 @@ function vocabulary(): string[] {
 
 const database = await openDatabase(loadConfig());
 const started = Date.now();
+let t = 0;
 try {
   const [tenant] = await database.query<{ id: number }>('select id from tenants where name = $1', [
     tenantName,
   ]);
   if (!tenant) throw new Error(`tenant ${tenantName} not found`);
-  const t = tenant.id;
+  t = tenant.id;
   const words = vocabulary();
   await database.rawTransaction(async (sql) => {
     await sql.query(
@@ -176,9 +177,13 @@ try {
     );
   }
   await database.exec('vacuum analyze');
-  console.log(
-    JSON.stringify({ items: ITEMS, seedSeconds: Math.round((Date.now() - started) / 1000) }),
+  const [ids] = await database.query<{ brandId: number; priceTypeId: number }>(
+    `select (select id from brands where tenant_id = $1 order by id offset 1 limit 1) as "brandId",
+            (select min(id) from price_types where tenant_id = $1) as "priceTypeId"`,
+    [t],
   );
+  const seedSeconds = Math.round((Date.now() - started) / 1000);
+  console.log(JSON.stringify({ items: ITEMS, seedSeconds, ...ids }));
 } finally {
   await database.close();
 }
