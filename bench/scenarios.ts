@@ -4,6 +4,14 @@ import type { Request as AutocannonRequest } from 'autocannon';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import { nearStorePath } from './company-stores.ts';
 
+/** The search catalog's tenant: its host, a token of it, a brand and a price type of it. */
+export interface SearchContext {
+  host: string;
+  token: string;
+  brandId: number;
+  priceTypeId: number;
+}
+
 export interface BenchContext {
   tenantHost: string;
   appId: string;
@@ -13,6 +21,8 @@ export interface BenchContext {
   minItemId: number;
   maxItemId: number;
   analytics?: AnalyticsSeed;
+  /** The search catalog's tenant (see search-seed.ts), when a search scenario runs. */
+  search?: SearchContext;
 }
 
 export interface Scenario {
@@ -25,6 +35,9 @@ export interface Scenario {
   ) & {
     /** The engines the target is set for (the catalog's are PostgreSQL's); all when left out. */
     engines?: readonly Engine[];
+    /** Also: p99 at most this many times p50, and/or at most this many milliseconds. */
+    maxP99OverP50?: number;
+    maxP99Ms?: number;
   };
 }
 
@@ -35,6 +48,61 @@ const randomItem = (ctx: BenchContext) =>
   ctx.minItemId + Math.floor(Math.random() * (ctx.maxItemId - ctx.minItemId + 1));
 
 const accept = 'application/vnd.xomni.api-v4-0';
+
+/** POST /private/catalog/items on the search tenant (words planted by search-seed.ts). */
+const itemSearch = (
+  name: string,
+  body: (ctx: BenchContext) => object,
+  target: Scenario['target'],
+): Scenario => ({
+  name: `POST /private/catalog/items: ${name}`,
+  requests: (ctx) => [
+    {
+      method: 'POST',
+      path: '/private/catalog/items',
+      headers: {
+        host: ctx.search!.host,
+        accept,
+        authorization: `Bearer ${ctx.search!.token}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body(ctx)),
+    },
+  ],
+  target,
+});
+const navigations = { IncludeStaticNavigation: true, IncludeDynamicNavigation: true };
+const searchTarget = {
+  baseline: 'ideal',
+  minRatio: 0.1,
+  maxP99OverP50: 10,
+  engines: POSTGRES_ONLY,
+} as const;
+export const SEARCH_SCENARIOS: Scenario[] = [
+  itemSearch('1% word + navigations', () => ({ Query: 'lantern', ...navigations }), searchTarget),
+  itemSearch('30% word + navigations', () => ({ Query: 'classic', ...navigations }), {
+    baseline: 'ideal',
+    minRatio: 0,
+    maxP99Ms: 250,
+    engines: POSTGRES_ONLY,
+  }),
+  itemSearch(
+    'filters only + navigations',
+    (ctx) => ({
+      BrandId: ctx.search!.brandId,
+      PriceTypeId: ctx.search!.priceTypeId,
+      MaxPrice: 300,
+      ...navigations,
+    }),
+    searchTarget,
+  ),
+  itemSearch('typo ("lanturn")', () => ({ Query: 'lanturn' }), searchTarget),
+  itemSearch(
+    'deep page (Skip 5000)',
+    () => ({ Skip: 5000, Take: 20, OrderedPropertyName: 'Title' }),
+    searchTarget,
+  ),
+];
 
 export const SERVER_SCENARIOS: Scenario[] = [
   {
@@ -117,4 +185,5 @@ export const SERVER_SCENARIOS: Scenario[] = [
     ],
     target: { baseline: 'ideal', minRatio: 0.3, engines: POSTGRES_ONLY },
   },
+  ...SEARCH_SCENARIOS,
 ];

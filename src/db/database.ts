@@ -3,10 +3,13 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { cube } from '@electric-sql/pglite/contrib/cube';
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
@@ -50,7 +53,15 @@ export interface DatabaseHandle extends RawSql {
   close(): Promise<void>;
 }
 
-export const PGLITE_EXTENSIONS = { pg_trgm, cube, earthdistance, btree_gist };
+export const PGLITE_EXTENSIONS = {
+  pg_trgm,
+  unaccent,
+  btree_gin,
+  btree_gist,
+  fuzzystrmatch,
+  cube,
+  earthdistance,
+};
 
 export function wrapPglite(
   client: PGlite,

@@ -13,6 +13,8 @@ import { ItemService } from './items/item-service.ts';
 import { VariantService } from './items/variant-service.ts';
 import { priceTypeRoutes } from './price-types/price-type-routes.ts';
 import { PriceTypeService } from './price-types/price-type-service.ts';
+import { searchRoutes } from './search/search-routes.ts';
+import { SearchService } from './search/search-service.ts';
 import { tagRoutes } from './tags/tag-routes.ts';
 import { TagService } from './tags/tag-service.ts';
 
@@ -24,6 +26,7 @@ export interface CatalogServices {
   categories: CategoryService;
   tags: TagService;
   priceTypes: PriceTypeService;
+  search: SearchService;
 }
 
 export function createCatalogModule(context: ModuleContext): AppModule<CatalogServices> {
@@ -38,6 +41,7 @@ export function createCatalogModule(context: ModuleContext): AppModule<CatalogSe
     categories: new CategoryService(db),
     tags: new TagService(db),
     priceTypes: new PriceTypeService(db),
+    search: new SearchService(db),
   };
   return {
     name: 'catalog',
@@ -51,6 +55,7 @@ export function createCatalogModule(context: ModuleContext): AppModule<CatalogSe
       await app.register(categoryRoutes, { categories: services.categories });
       await app.register(tagRoutes, { tagService: services.tags });
       await app.register(priceTypeRoutes, { priceTypes: services.priceTypes });
+      await app.register(searchRoutes, { search: services.search });
     },
   };
 }

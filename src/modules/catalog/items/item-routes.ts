@@ -1,4 +1,4 @@
-// /private/catalog/item, /items, /items/search, variants, prices and dynamic attributes.
+// /private/catalog/item, /items, variants, prices and dynamic attributes.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -15,7 +15,6 @@ import {
   ItemIdList,
   ItemList,
   ItemPatch,
-  ItemSearchQuery,
   Price,
   PriceInputs,
   VariantGroup,
@@ -132,20 +131,6 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     async (request, reply) =>
       sendJsonText(reply, await items.list(request.tenant.id, request.query)),
   );
-  app.get(
-    '/private/catalog/items/search',
-    {
-      schema: {
-        tags,
-        summary: 'Find items by simple filters',
-        querystring: ItemSearchQuery,
-        response: { 200: ItemList },
-      },
-    },
-    async (request, reply) =>
-      sendJsonText(reply, await items.search(request.tenant.id, request.query)),
-  );
-
   app.post(
     '/private/catalog/items/:id/group',
     {

@@ -1,4 +1,4 @@
-// Items: create, read, full and partial update, delete, list and the simple search, with the
+// Items: create, read, full and partial update, delete and list (search: ../search/), with the
 // referential rules of the contract. Every write that touches several rows is one transaction.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { validationFailed } from '../../../http/errors.ts';
@@ -7,13 +7,12 @@ import { catalogErrors } from '../catalog-errors.ts';
 import type { Paging } from '../../../http/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
-import { MAX_ID } from '../common-schemas.ts';
 import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
-import { ITEM_BY_ID, itemArray } from './item-queries.ts';
+import { ITEM_BY_ID } from './item-queries.ts';
 import { ItemPageAnchors } from './item-page-anchors.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
-import type { ItemBody, ItemPatch, ItemSearchQuery, Price, PriceInput } from './item-schemas.ts';
+import type { ItemBody, ItemPatch, Price, PriceInput } from './item-schemas.ts';
 import { dissolveEmptyGroups, isVariant, type VariantService } from './variant-service.ts';
 
 /** An item as JSON text in its wire shape (built by SQL), with its row version for the ETag. */
@@ -100,50 +99,6 @@ export class ItemService {
   async list(tenantId: number, paging: Paging): Promise<ItemPageJson> {
     const page = await this.pages.page(tenantId, paging);
     return pageJson(`[${page.documents.join(',')}]`, page.total);
-  }
-
-  async search(tenantId: number, query: ItemSearchQuery): Promise<ItemPageJson> {
-    const where = ['i.tenant_id = $1'];
-    const params: unknown[] = [tenantId];
-    const add = (clause: (p: string) => string, value: unknown) => {
-      params.push(value);
-      where.push(clause(`$${params.length}`));
-    };
-    if (query.categoryId !== undefined) add((p) => `i.category_id = ${p}`, query.categoryId);
-    if (query.brandId !== undefined) add((p) => `i.brand_id = ${p}`, query.brandId);
-    if (query.defaultItemId !== undefined)
-      add((p) => `i.default_item_id = ${p}`, query.defaultItemId);
-    if (query.sku !== undefined) add((p) => `i.sku = ${p}`, query.sku);
-    if (query.uuid !== undefined) add((p) => `i.uuid = ${p}`, query.uuid);
-    if (query.itemIds !== undefined) {
-      const ids = query.itemIds.split(',').map((s) => Number(s.trim()));
-      // An id beyond the int range would make the ::int[] cast fail (a 500 on bad input).
-      if (ids.some((id) => id < 1 || id > MAX_ID))
-        throw validationFailed('itemIds', `each id must be 1..${MAX_ID}`);
-      add((p) => `i.id = any(${p}::int[])`, ids);
-    }
-    if (query.includeOnlyMasterItems)
-      where.push('(i.default_item_id is null or i.default_item_id = i.id)');
-    if (query.q !== undefined) {
-      const words = query.q.match(/[\p{L}\p{N}]+/gu) ?? [];
-      // A query without a single word (only punctuation) matches nothing, not everything.
-      if (words.length === 0) where.push('false');
-      else
-        add(
-          (p) => `i.search_vector @@ to_tsquery('simple', ${p})`,
-          words.map((w) => `${w.toLowerCase()}:*`).join(' & '),
-        );
-    }
-    const filter = where.join(' and ');
-    const pageFilter = `i.tenant_id = $1 and i.id in (select i.id from items i where ${filter} order by i.id offset $${params.length + 1} limit $${params.length + 2})`;
-    const [[page], [count]] = await Promise.all([
-      this.db.query<{ json: string }>(itemArray(pageFilter), [...params, query.skip, query.take]),
-      this.db.query<{ n: number }>(
-        `select count(*)::int as n from items i where ${filter}`,
-        params,
-      ),
-    ]);
-    return pageJson(page?.json, count?.n ?? 0);
   }
 
   async create(tenantId: number, body: ItemBody): Promise<ItemJson> {

@@ -1,0 +1,56 @@
+// Prints EXPLAIN ANALYZE of the search scenarios' statements on a seeded tenant (for
+// docs/design.md "Search"). Usage: node bench/search-explain.ts <tenant>
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { buildSearch, type SearchCriteria } from '../src/modules/catalog/search/search-sql.ts';
+import { queryWords } from '../src/modules/catalog/search/search-service.ts';
+
+const tenantName = process.argv[2];
+if (!tenantName) throw new Error('usage: node bench/search-explain.ts <tenant>');
+const database = await openDatabase(loadConfig());
+try {
+  const [ids] = await database.query<{ t: number; brand: number; price: number }>(
+    `select t.id as t, (select id from brands where tenant_id = t.id order by id offset 1 limit 1) as brand,
+            (select min(id) from price_types where tenant_id = t.id) as price
+       from tenants t where t.name = $1`,
+    [tenantName],
+  );
+  if (!ids) throw new Error(`tenant ${tenantName} not found`);
+  const base: SearchCriteria = {
+    tenantId: ids.t,
+    prefixAll: false,
+    typos: true,
+    includeSubcategories: true,
+    attributes: [],
+    onlyMasterItems: false,
+    includePassiveItems: false,
+    order: 'relevance',
+    descending: false,
+    skip: 0,
+    take: 20,
+    staticNavigation: true,
+    dynamicNavigation: true,
+    checkReferences: true,
+  };
+  const scenarios: [string, Partial<SearchCriteria>][] = [
+    ['1% word + navigations', { words: queryWords('lantern') }],
+    ['30% word + navigations', { words: queryWords('classic') }],
+    ['filters only + navigations', { brandId: ids.brand, priceTypeId: ids.price, maxPrice: 300 }],
+    ['typo', { words: queryWords('lanturn'), staticNavigation: false, dynamicNavigation: false }],
+    [
+      'deep page (Skip 5000, by Title)',
+      { order: 'title', skip: 5000, staticNavigation: false, dynamicNavigation: false },
+    ],
+  ];
+  for (const [name, criteria] of scenarios) {
+    const statement = buildSearch({ ...base, ...criteria });
+    await database.query(statement.sql, statement.params); // warm
+    const plan = await database.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, costs off, timing on) ${statement.sql}`,
+      statement.params,
+    );
+    console.log(`### ${name}\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
+  }
+} finally {
+  await database.close();
+}

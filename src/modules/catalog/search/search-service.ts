@@ -1,0 +1,138 @@
+// Item search: the full search (POST /private/catalog/items) and the simple one (GET
+// /private/catalog/items/search) on the same engine, one SQL statement per request (see
+// search-sql.ts). Items are sent as their stored JSON documents, never re-serialised.
+import type { DatabaseHandle } from '../../../db/database.ts';
+import { validationFailed } from '../../../http/errors.ts';
+import { MAX_ID } from '../common-schemas.ts';
+import type { ItemSearchQuery } from '../items/item-schemas.ts';
+import { ORDERED_PROPERTIES, type ItemSearchBody } from './search-schemas.ts';
+import { buildSearch, type SearchCriteria, type SearchOrder } from './search-sql.ts';
+
+interface SearchRow {
+  total: number;
+  items: string;
+  static_navigation: string | null;
+  dynamic_navigation: string | null;
+  [reference: `ref_${number}`]: boolean;
+}
+
+/** The words of a query: letters and digits, in NFC (a combining accent stays in its word). */
+export const queryWords = (query: string): string[] =>
+  query.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+
+const ORDERS: Record<string, SearchOrder> = {
+  relevance: 'relevance',
+  title: 'title',
+  price: 'price',
+  dateadded: 'dateAdded',
+  rating: 'rating',
+};
+
+export class SearchService {
+  private readonly db: DatabaseHandle;
+
+  constructor(db: DatabaseHandle) {
+    this.db = db;
+  }
+
+  /** The full search: {"SearchResult": {…}} as JSON text. */
+  async search(tenantId: number, body: ItemSearchBody): Promise<string> {
+    const criteria = criteriaOf(tenantId, body);
+    const row = await this.run(criteria);
+    return `{"SearchResult":{"Items":${row.items},"TotalItemCount":${row.total},"StaticNavigation":${
+      row.static_navigation ?? 'null'
+    },"DynamicNavigation":${row.dynamic_navigation ?? 'null'}}}`;
+  }
+
+  /** The simple search: {"Results": […], "TotalCount": n} as JSON text, ordered by id. */
+  async simple(tenantId: number, query: ItemSearchQuery): Promise<string> {
+    let itemIds: number[] | undefined;
+    if (query.itemIds !== undefined) {
+      itemIds = query.itemIds.split(',').map((s) => Number(s.trim()));
+      // An id beyond the int range would make the ::int[] cast fail (a 500 on bad input).
+      if (itemIds.some((id) => id < 1 || id > MAX_ID))
+        throw validationFailed('itemIds', `each id must be 1..${MAX_ID}`);
+    }
+    const row = await this.run({
+      tenantId,
+      // Every word a prefix, no typo alternatives: "words that the fields start with".
+      words: query.q === undefined ? undefined : queryWords(query.q),
+      prefixAll: true,
+      typos: false,
+      categoryId: query.categoryId,
+      includeSubcategories: false,
+      brandId: query.brandId,
+      defaultItemId: query.defaultItemId,
+      sku: query.sku,
+      uuid: query.uuid,
+      itemIds,
+      attributes: [],
+      onlyMasterItems: query.includeOnlyMasterItems ?? false,
+      includePassiveItems: true,
+      order: 'id',
+      descending: false,
+      skip: query.skip,
+      take: query.take,
+      staticNavigation: false,
+      dynamicNavigation: false,
+      checkReferences: false,
+    });
+    return `{"Results":${row.items},"TotalCount":${row.total}}`;
+  }
+
+  private async run(criteria: SearchCriteria): Promise<SearchRow> {
+    const statement = buildSearch(criteria);
+    const [row] = await this.db.query<SearchRow>(statement.sql, statement.params);
+    const unknown = statement.references.findIndex((_, index) => row![`ref_${index}`] === false);
+    if (unknown >= 0)
+      throw validationFailed(statement.references[unknown]!, 'does not exist in this catalog');
+    return row!;
+  }
+}
+
+function criteriaOf(tenantId: number, body: ItemSearchBody): SearchCriteria {
+  const words = body.Query == null ? undefined : queryWords(body.Query);
+  const orderName = body.OrderedPropertyName?.toLowerCase();
+  const order = orderName === undefined ? 'relevance' : ORDERS[orderName];
+  if (order === undefined)
+    throw validationFailed(
+      'OrderedPropertyName',
+      `must be one of ${ORDERED_PROPERTIES.join(', ')} (got ${body.OrderedPropertyName})`,
+    );
+  const direction = body.OrderBy?.toLowerCase();
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc')
+    throw validationFailed('OrderBy', `must be Asc or Desc (got ${body.OrderBy})`);
+  const priceTypeId = body.PriceTypeId ?? undefined;
+  if (order === 'price' && priceTypeId === undefined)
+    throw validationFailed('PriceTypeId', 'is required to order by Price');
+  const minPrice = body.MinPrice ?? undefined;
+  const maxPrice = body.MaxPrice ?? undefined;
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice)
+    throw validationFailed('MinPrice', 'must not be greater than MaxPrice');
+  return {
+    tenantId,
+    // A Query of only punctuation has no word: it matches nothing (it is not an error).
+    words: body.Query?.trim() === '' ? undefined : words,
+    prefixAll: false,
+    typos: true,
+    categoryId: body.CategoryId ?? undefined,
+    includeSubcategories: true,
+    brandId: body.BrandId ?? undefined,
+    tagId: body.TagId ?? undefined,
+    priceTypeId,
+    minPrice,
+    maxPrice,
+    attributes: (body.DynamicAttributes ?? []).map((a) => ({ typeId: a.TypeId, value: a.Value })),
+    onlyMasterItems: body.IncludeOnlyMasterItems ?? false,
+    includePassiveItems: body.IncludePassiveItems ?? false,
+    order,
+    // Relevance is always best first; the other orderings (and the id order when there is no
+    // Query) ascend unless Desc.
+    descending: direction === 'desc',
+    skip: body.Skip ?? 0,
+    take: body.Take ?? 20,
+    staticNavigation: body.IncludeStaticNavigation ?? false,
+    dynamicNavigation: body.IncludeDynamicNavigation ?? false,
+    checkReferences: true,
+  };
+}
