@@ -27,6 +27,11 @@ import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
 import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
 import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
+import {
+  createStorageModule,
+  type RelatedEntity,
+  type StorageServices,
+} from './modules/storage/storage-module.ts';
 import type { TenantService } from './modules/tenants/tenant-service.ts';
 import { createTenantsModule } from './modules/tenants/tenants-module.ts';
 
@@ -41,6 +46,7 @@ export interface Services {
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
+  storage: StorageServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -93,7 +99,17 @@ export function createServices(
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
 
-  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration];
+  const catalogEntities = {
+    items: catalog.services.items,
+    brands: catalog.services.brands,
+    categories: catalog.services.categories,
+  };
+  const storage = createStorageModule(context, {
+    entityExists: (entity: RelatedEntity, tenantId, id) =>
+      catalogEntities[entity].exists(tenantId, id),
+  });
+
+  const modules: AppModule[] = [tenants, oauth, notifications, catalog, integration, storage];
   return {
     config,
     database,
@@ -104,6 +120,7 @@ export function createServices(
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,
+    storage: storage.services,
     logger,
   };
 }

@@ -35,6 +35,15 @@ export class BrandService {
     return row!;
   }
 
+  /** Whether the row exists (the storage module relates assets to it). */
+  async exists(tenantId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query('select 1 from brands where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
   async get(tenantId: number, id: number): Promise<Brand> {
     const [row] = await this.db.query<Brand>(
       `select ${COLUMNS} from brands where tenant_id = $1 and id = $2`,

@@ -29,6 +29,15 @@ export class CategoryService {
     this.db = db;
   }
 
+  /** Whether the row exists (the storage module relates assets to it). */
+  async exists(tenantId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query('select 1 from categories where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
   async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<Category> {
     const [row] = await sql.query<Category>(
       `${SELECT_CATEGORY} where c.tenant_id = $1 and c.id = $2`,
