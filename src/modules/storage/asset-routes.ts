@@ -162,24 +162,24 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
     async (request) => assets.list(request.tenant.id, request.query, request.tenant.baseUrl),
   );
 
-  app.get(
-    `${ASSET_CONTENT_PATH}/:key`,
-    {
-      config: { access: 'anonymous', unversioned: true },
-      schema: {
-        tags,
-        summary: "An asset's bytes (its AssetUrl); no token",
-        description:
-          'ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as ' +
-          'multipart/byteranges; 416 when none is satisfiable), If-Range.',
-        params: AssetKeyParams,
-      },
+  // GET and HEAD in one route: Fastify's automatic HEAD route would answer Content-Length: 0.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${ASSET_CONTENT_PATH}/:key`,
+    config: { access: 'anonymous', unversioned: true },
+    schema: {
+      tags,
+      summary: "An asset's bytes (its AssetUrl); no token",
+      description:
+        'ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as ' +
+        'multipart/byteranges; 416 when none is satisfiable), If-Range.',
+      params: AssetKeyParams,
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const { key } = request.params;
       const content = URL_KEY.test(key) ? await assets.content(request.tenant.id, key) : undefined;
       if (!content) throw assetContentNotFound();
       return sendAssetContent(request, reply, store, content);
     },
-  );
+  });
 };
