@@ -143,11 +143,12 @@ for (const kind of STORE_KINDS) {
     });
 
     it('ignores a malformed Range, another unit, and a Range under a stale If-Range', async () => {
-      for (const headers of <Record<string, string>[]>[
+      const variants: Record<string, string>[] = [
         { range: 'bytes=abc' },
         { range: 'items=0-5' },
         { range: 'bytes=0-5', 'if-range': '"stale"' },
-      ]) {
+      ];
+      for (const headers of variants) {
         const response = await fetchContent(api, imageAsset.AssetUrl, headers);
         expectStatus(response, 200);
         expect(response.rawPayload.equals(image)).toBe(true);
