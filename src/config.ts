@@ -234,7 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayRateLimits: rateLimits(env, 'GATEWAY_RATE_LIMITS', [10, 100, 1000]),
     jobPollingIntervalSeconds: integer(env, 'JOB_POLLING_INTERVAL_SECONDS', 2, 1, 60),
     jobMaintenanceIntervalSeconds: integer(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
-    assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 10_737_418_240),
+    assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     s3: s3Url(env, 'S3_URL'),
   };
 }

@@ -1,20 +1,18 @@
 // Blobs in an S3-compatible bucket (S3_URL): several instances on separate machines then share
 // them. Uploads are spooled to a local file first (hash, size and content checks need the whole
-// body before anything is stored), then sent in one PUT or, when large, as a multipart upload.
+// body before anything is stored), then streamed from that file in one PUT.
 import { createReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   NotFound,
+  PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../../config.ts';
 import { removeStaleSpoolFiles, SHA256_HEX, type BlobStore, type ByteRange } from './blob-store.ts';
 
@@ -27,7 +25,7 @@ export class S3BlobStore implements BlobStore {
   private readonly spoolRoot: string;
   private spoolReady: Promise<string> | undefined;
 
-  constructor(settings: S3Settings, spoolRoot = path.join(os.tmpdir(), 'omni-asset-spool')) {
+  constructor(settings: S3Settings, spoolRoot: string) {
     const config: S3ClientConfig = {
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
@@ -63,19 +61,17 @@ export class S3BlobStore implements BlobStore {
     try {
       // Same hash, same bytes: a blob already there is not sent again.
       if (await this.has(sha256)) return;
-      const upload = new Upload({
-        client: this.client,
-        params: {
+      // One PUT streamed from the file (its length is known, so nothing is buffered); a single
+      // PUT takes up to 5 GiB, the most ASSET_MAX_BYTES allows.
+      await this.client.send(
+        new PutObjectCommand({
           Bucket: this.bucket,
           Key: this.keyOf(sha256),
-          Body: createReadStream(spoolFile),
+          Body: createReadStream(spoolFile, { highWaterMark: 256 * 1024 }),
           ContentLength: size,
           ContentType: 'application/octet-stream',
-        },
-        partSize: 8 * 1024 * 1024,
-        queueSize: 2,
-      });
-      await upload.done();
+        }),
+      );
     } finally {
       await rm(spoolFile, { force: true });
     }

@@ -32,7 +32,7 @@ export function createStorageModule(
 ): AppModule<StorageServices> {
   const { config, database } = context;
   const store: BlobStore = config.s3
-    ? new S3BlobStore(config.s3)
+    ? new S3BlobStore(config.s3, path.join(config.dataDir, 'spool'))
     : new DiskBlobStore(path.join(config.dataDir, 'blobs'));
   const assets = new AssetService(database, store, config.assetMaxBytes);
   const relations = new RelationService(database, assets, needs.entityExists);

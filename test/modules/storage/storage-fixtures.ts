@@ -5,10 +5,14 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import S3rver from 's3rver';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import type { LightMyRequestResponse } from 'fastify';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 import { expectStatus } from '../catalog/catalog-fixtures.ts';
+
+const S3RVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/s3rver-process.ts');
 
 export type StoreKind = 'disk' | 's3';
 export const STORE_KINDS: StoreKind[] = ['disk', 's3'];
@@ -37,17 +41,14 @@ export async function startStorageApi(
   env: Record<string, string> = {},
 ): Promise<StorageTestApi> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-storage-'));
-  let s3: S3rver | undefined;
+  let s3: ChildProcess | undefined;
   const settings: Record<string, string> = { DATA_DIR: dataDir, ...env };
   if (kind === 's3') {
-    s3 = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      silent: true,
-      directory: path.join(dataDir, 's3rver'),
-      configureBuckets: [{ name: 'omni-assets', configs: [] }],
+    s3 = spawn(process.execPath, [S3RVER_SCRIPT, path.join(dataDir, 's3rver'), 'omni-assets'], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
-    const { port } = await s3.run();
+    const [line] = (await once(createInterface({ input: s3.stdout! }), 'line')) as [string];
+    const { port } = JSON.parse(line) as { port: number };
     settings.S3_URL = `http://S3RVER:S3RVER@127.0.0.1:${port}/omni-assets?region=us-east-1`;
   }
   const api = await startTestApi(settings);
@@ -61,7 +62,10 @@ export async function startStorageApi(
     hasBlob: (sha256: string) => store.has(sha256),
     close: async () => {
       await close();
-      await s3?.close();
+      if (s3 && s3.exitCode === null) {
+        s3.kill('SIGTERM');
+        await once(s3, 'exit');
+      }
       await rm(dataDir, { recursive: true, force: true });
     },
   });
