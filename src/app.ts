@@ -32,6 +32,11 @@ import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
 import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
 import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
+import {
+  createStorageModule,
+  type RelatedEntity,
+  type StorageServices,
+} from './modules/storage/storage-module.ts';
 import type { TenantService } from './modules/tenants/tenant-service.ts';
 import { createTenantsModule } from './modules/tenants/tenants-module.ts';
 
@@ -46,6 +51,7 @@ export interface Services {
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
+  storage: StorageServices;
   company: CompanyServices;
   analytics: AnalyticsServices;
   /** The server's logger once it is built (jobs log through it). */
@@ -102,6 +108,16 @@ export function createServices(
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
 
+  const catalogEntities = {
+    items: catalog.services.items,
+    brands: catalog.services.brands,
+    categories: catalog.services.categories,
+  };
+  const storage = createStorageModule(context, {
+    entityExists: (entity: RelatedEntity, tenantId, id) =>
+      catalogEntities[entity].exists(tenantId, id),
+  });
+
   const company = createCompanyModule(context);
   const analytics = createAnalyticsModule(context, {
     deviceStamp: (tenantId, deviceId) =>
@@ -114,6 +130,7 @@ export function createServices(
     notifications,
     catalog,
     integration,
+    storage,
     company,
     analytics,
   ];
@@ -127,6 +144,7 @@ export function createServices(
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,
+    storage: storage.services,
     company: company.services,
     analytics: analytics.services,
     logger,

@@ -9,6 +9,8 @@ export type RouteAccess = 'operator' | 'anonymous' | Scope;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** Content that is not the API's JSON (asset bytes): Accept versioning does not apply. */
+    unversioned?: boolean;
   }
 }
 

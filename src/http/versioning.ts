@@ -48,7 +48,9 @@ export function registerVersioning(app: FastifyInstance): void {
   };
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Api-Version', LATEST_VERSION);
-    if (routeAccess(request) === 'operator') return done();
+    if (routeAccess(request) === 'operator' || request.routeOptions.config.unversioned) {
+      return done();
+    }
     const result = negotiate(request.headers.accept);
     if (!('rejected' in result)) return done();
     done(

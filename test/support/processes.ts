@@ -31,6 +31,8 @@ const CONFIG_VARIABLES = [
   'PUBLIC_SCHEME',
   'PUBLIC_PORT',
   'JSON_BODY_LIMIT_BYTES',
+  'ASSET_MAX_BYTES',
+  'S3_URL',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

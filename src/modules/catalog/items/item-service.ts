@@ -90,6 +90,15 @@ export class ItemService {
     this.pages = new ItemPageAnchors(db);
   }
 
+  /** Whether the row exists (the storage module relates assets to it). */
+  async exists(tenantId: number, id: number): Promise<boolean> {
+    const rows = await this.db.query('select 1 from items where tenant_id = $1 and id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows.length > 0;
+  }
+
   async get(tenantId: number, id: number, sql: RawSql = this.db): Promise<ItemJson> {
     const [row] = await sql.prepared<ItemJson>('catalog_item_by_id', ITEM_BY_ID, [tenantId, id]);
     if (!row) throw catalogErrors.itemNotFound(id);

@@ -1,0 +1,109 @@
+// Serving asset bytes under AssetUrl (contract §5.4): no token, an unguessable key, ETag with 304
+// on If-None-Match, Cache-Control, and Range (206, several ranges as multipart/byteranges,
+// 416 when none is satisfiable), streamed from the blob store.
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import parseRange from 'range-parser';
+import type { BlobStore, ByteRange } from './blob-store.ts';
+import type { AssetContent } from './asset-service.ts';
+import { rangeNotSatisfiable } from './storage-errors.ts';
+
+/** The content under a key never changes; a day keeps deleted assets from living long in caches. */
+export const ASSET_CACHE_CONTROL = 'public, max-age=86400';
+// Asset bytes come from users: never run as a page of the API's origin (an SVG with a script).
+const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+const etagOf = (content: AssetContent) => `"${content.sha256}"`;
+
+function matchesAny(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** Sends the asset's bytes, or a part of them, as the request's headers ask. */
+export async function sendAssetContent(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: BlobStore,
+  content: AssetContent,
+): Promise<FastifyReply> {
+  const etag = etagOf(content);
+  reply.header('ETag', etag).header('Cache-Control', ASSET_CACHE_CONTROL);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined && matchesAny(ifNoneMatch, etag)) {
+    return reply.code(304).send();
+  }
+  const ranges = requestedRanges(request, etag, content.size);
+  reply
+    .header('Accept-Ranges', 'bytes')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    .header('Content-Disposition', contentDisposition(content.fileName));
+  const head = request.method === 'HEAD';
+  if (ranges === undefined) {
+    reply.code(200).header('Content-Type', content.mimeType).header('Content-Length', content.size);
+    return reply.send(head ? undefined : await store.read(content.sha256));
+  }
+  if (ranges.length === 1) {
+    const [range] = ranges as [ByteRange];
+    reply
+      .code(206)
+      .header('Content-Type', content.mimeType)
+      .header('Content-Range', `bytes ${range.start}-${range.end}/${content.size}`)
+      .header('Content-Length', range.end - range.start + 1);
+    return reply.send(head ? undefined : await store.read(content.sha256, range));
+  }
+  const boundary = randomBytes(12).toString('hex');
+  const partHeaders = ranges.map(
+    (range) =>
+      `\r\n--${boundary}\r\nContent-Type: ${content.mimeType}\r\n` +
+      `Content-Range: bytes ${range.start}-${range.end}/${content.size}\r\n\r\n`,
+  );
+  const closing = `\r\n--${boundary}--\r\n`;
+  const length =
+    partHeaders.reduce((sum, text) => sum + Buffer.byteLength(text), 0) +
+    ranges.reduce((sum, range) => sum + range.end - range.start + 1, 0) +
+    closing.length;
+  reply
+    .code(206)
+    .header('Content-Type', `multipart/byteranges; boundary=${boundary}`)
+    .header('Content-Length', length);
+  if (head) return reply.send();
+  async function* parts() {
+    for (const [index, range] of ranges!.entries()) {
+      yield Buffer.from(partHeaders[index]!);
+      for await (const chunk of await store.read(content.sha256, range)) yield chunk as Buffer;
+    }
+    yield Buffer.from(closing);
+  }
+  return reply.send(Readable.from(parts()));
+}
+
+/**
+ * The ranges to send, undefined for the whole body (no Range, a Range that is not bytes or not
+ * well-formed, which RFC 9110 says to ignore, or an If-Range that no longer matches); 416 when
+ * none of them is in the body.
+ */
+function requestedRanges(
+  request: FastifyRequest,
+  etag: string,
+  size: number,
+): ByteRange[] | undefined {
+  const header = request.headers.range;
+  if (header === undefined) return undefined;
+  const ifRange = request.headers['if-range'];
+  if (ifRange !== undefined && String(ifRange).trim() !== etag) return undefined;
+  const parsed = parseRange(size, header, { combine: true });
+  if (parsed === -2) return undefined;
+  if (parsed === -1 || size === 0) throw rangeNotSatisfiable(size);
+  if (parsed.type !== 'bytes') return undefined;
+  return parsed.map(({ start, end }) => ({ start, end }));
+}

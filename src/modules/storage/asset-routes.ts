@@ -1,0 +1,185 @@
+// /management/storage/asset, /management/storage/asset/raw, /management/storage/assets, and the
+// asset content under {tenant base URL}/storage/blobs/{key}.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Readable } from 'node:stream';
+import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ApiError } from '../../http/errors.ts';
+import { PagingQuery } from '../../http/paging.ts';
+import type { BlobStore } from './blob-store.ts';
+import { sendAssetContent } from './asset-content.ts';
+import {
+  Asset,
+  AssetBody,
+  AssetIdParams,
+  AssetKeyParams,
+  AssetList,
+  DeleteAssetQuery,
+  RawUploadQuery,
+} from './asset-schemas.ts';
+import { ASSET_CONTENT_PATH, type AssetService } from './asset-service.ts';
+import { assetContentNotFound, assetTooLarge, invalidFileBody } from './storage-errors.ts';
+
+const tags = ['Assets'];
+const BASE = '/management/storage';
+const created = { 201: Asset, 400: { $ref: 'ErrorBody#' }, 413: { $ref: 'ErrorBody#' } };
+const URL_KEY = /^[A-Za-z0-9_-]{43}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export interface AssetRouteOptions {
+  assets: AssetService;
+  store: BlobStore;
+}
+
+/** Decodes FileBody: standard base64, line breaks allowed; 413 past the limit. */
+function decodeFileBody(text: string, maxBytes: number): Buffer {
+  const compact = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw invalidFileBody();
+  const padding = compact.endsWith('==') ? 2 : compact.endsWith('=') ? 1 : 0;
+  if ((compact.length / 4) * 3 - padding > maxBytes) throw assetTooLarge(maxBytes);
+  return Buffer.from(compact, 'base64');
+}
+
+export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
+  instance,
+  { assets, store },
+) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const maxBytes = assets.maxBytes;
+
+  app.post(
+    `${BASE}/asset`,
+    {
+      // base64 is 4/3 of the bytes, plus the JSON around it.
+      bodyLimit: Math.ceil(maxBytes / 3) * 4 + 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Upload an asset as JSON with a base64 FileBody',
+        body: AssetBody,
+        response: created,
+      },
+    },
+    async (request, reply) => {
+      const { FileName, MimeType, FileBody } = request.body;
+      const declared = assets.checkDeclared({ fileName: FileName, mimeType: MimeType });
+      const asset = await assets.createFromBuffer(
+        request.tenant.id,
+        request.tenant.baseUrl,
+        declared,
+        decodeFileBody(FileBody, maxBytes),
+      );
+      return reply.code(201).header('Location', `${BASE}/asset/${asset.Id}`).send(asset);
+    },
+  );
+
+  // The raw upload takes any content type and streams the body to the blob store.
+  await app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    raw.withTypeProvider<TypeBoxTypeProvider>().post(
+      `${BASE}/asset/raw`,
+      {
+        schema: {
+          tags,
+          summary: 'Upload an asset as the raw request body',
+          description:
+            'The MIME type is the Content-Type header. The body is streamed to storage, ' +
+            'never held in memory; 413 past the limit (ASSET_MAX_BYTES).',
+          querystring: RawUploadQuery,
+          response: { ...created, 415: { $ref: 'ErrorBody#' } },
+        },
+      },
+      async (request, reply) => {
+        const mimeType = request.headers['content-type'];
+        if (mimeType === undefined || request.body === undefined) {
+          throw new ApiError(
+            415,
+            'MissingContentType',
+            'Send the file as the body with its MIME type as Content-Type.',
+          );
+        }
+        const declared = assets.checkDeclared({ fileName: request.query.fileName, mimeType });
+        const length = Number(request.headers['content-length']);
+        if (Number.isFinite(length) && length > maxBytes) throw assetTooLarge(maxBytes);
+        const asset = await assets.createFromStream(
+          request.tenant.id,
+          request.tenant.baseUrl,
+          declared,
+          request.body as Readable,
+        );
+        return reply.code(201).header('Location', `${BASE}/asset/${asset.Id}`).send(asset);
+      },
+    );
+  });
+
+  app.get(
+    `${BASE}/asset/:id`,
+    {
+      schema: { tags, summary: 'Fetch an asset', params: AssetIdParams, response: { 200: Asset } },
+    },
+    async (request, reply) => {
+      const { asset, version } = await assets.get(
+        request.tenant.id,
+        request.params.id,
+        request.tenant.baseUrl,
+      );
+      setEtag(reply, version);
+      return asset;
+    },
+  );
+
+  app.delete(
+    `${BASE}/asset/:id`,
+    {
+      schema: {
+        tags,
+        summary: 'Delete an asset (409 while related, unless force=true)',
+        params: AssetIdParams,
+        querystring: DeleteAssetQuery,
+        response: { 204: Type.Null(), 409: { $ref: 'ErrorBody#' }, 412: { $ref: 'ErrorBody#' } },
+      },
+    },
+    async (request, reply) => {
+      await assets.delete(request.tenant.id, request.params.id, {
+        force: request.query.force,
+        checkVersion: (version) => checkIfMatch(request, version),
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${BASE}/assets`,
+    {
+      schema: {
+        tags,
+        summary: 'List assets',
+        querystring: PagingQuery,
+        response: { 200: AssetList },
+      },
+    },
+    async (request) => assets.list(request.tenant.id, request.query, request.tenant.baseUrl),
+  );
+
+  // GET and HEAD in one route: Fastify's automatic HEAD route would answer Content-Length: 0.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${ASSET_CONTENT_PATH}/:key`,
+    config: { access: 'anonymous', unversioned: true },
+    schema: {
+      tags,
+      summary: "An asset's bytes (its AssetUrl); no token",
+      description:
+        'ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as ' +
+        'multipart/byteranges; 416 when none is satisfiable), If-Range.',
+      params: AssetKeyParams,
+    },
+    handler: async (request, reply) => {
+      const { key } = request.params;
+      const content = URL_KEY.test(key) ? await assets.content(request.tenant.id, key) : undefined;
+      if (!content) throw assetContentNotFound();
+      return sendAssetContent(request, reply, store, content);
+    },
+  });
+};

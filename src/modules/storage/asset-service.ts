@@ -1,0 +1,240 @@
+// Assets: uploads into the blob store, their rows, and the lookup behind AssetUrl. Every query is
+// scoped by tenant; blobs are shared by content (see the migration) and removed by the collector.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { ApiError } from '../../http/errors.ts';
+import { translatingConstraints } from '../../http/constraint-errors.ts';
+import type { Page, Paging } from '../../http/paging.ts';
+import type { BlobStore } from './blob-store.ts';
+import { checkImageContent, familyOf, parseMimeType, type AssetFamily } from './content-check.ts';
+import { spool, spoolBuffer, type Spooled } from './spool.ts';
+import { assetInUse, assetNotFound, emptyAsset, invalidFileName } from './storage-errors.ts';
+import type { AssetJson } from './asset-schemas.ts';
+
+/** The path under a tenant's base URL where asset bytes are served. */
+export const ASSET_CONTENT_PATH = '/storage/blobs';
+
+/** Relation tables, one per kind of related entity (the migration says why). */
+export const RELATION_TABLES = ['item_assets', 'brand_assets', 'category_assets'] as const;
+
+interface AssetRow {
+  id: number;
+  file_name: string;
+  mime_type: string;
+  size: string | number;
+  url_key: string;
+  created_at: Date | string;
+}
+
+/** What AssetUrl serves: enough to answer without reading the bytes. */
+export interface AssetContent {
+  sha256: string;
+  size: number;
+  mimeType: string;
+  fileName: string;
+}
+
+export interface NewAsset {
+  fileName: string;
+  mimeType: string;
+}
+
+const COLUMNS = 'id, file_name, mime_type, size, url_key, created_at';
+// Control characters and path separators make no sense in a file name shown to users.
+// eslint-disable-next-line no-control-regex
+const FILE_NAME = /^[^\u0000-\u001f\u007f/\\]{1,256}$/;
+
+export const assetUrl = (baseUrl: string, urlKey: string) =>
+  `${baseUrl}${ASSET_CONTENT_PATH}/${urlKey}`;
+
+export class AssetService {
+  private readonly db: DatabaseHandle;
+  private readonly store: BlobStore;
+  readonly maxBytes: number;
+
+  constructor(db: DatabaseHandle, store: BlobStore, maxBytes: number) {
+    this.db = db;
+    this.store = store;
+    this.maxBytes = maxBytes;
+  }
+
+  /** Checks the declared name and type before any byte is read. */
+  checkDeclared(asset: NewAsset): NewAsset {
+    const fileName = asset.fileName.trim();
+    if (!FILE_NAME.test(fileName)) throw invalidFileName();
+    return { fileName, mimeType: parseMimeType(asset.mimeType) };
+  }
+
+  /** Stores a streamed upload (POST /asset/raw): 413 past the limit, nothing left on failure. */
+  async createFromStream(
+    tenantId: number,
+    baseUrl: string,
+    declared: NewAsset,
+    body: Readable,
+  ): Promise<AssetJson> {
+    const asset = this.checkDeclared(declared);
+    const spooled = await spool(body, await this.store.spoolDirectory(), this.maxBytes);
+    return this.store_(tenantId, baseUrl, asset, spooled);
+  }
+
+  /** Stores bytes already decoded (POST /asset with a base64 FileBody). */
+  async createFromBuffer(
+    tenantId: number,
+    baseUrl: string,
+    declared: NewAsset,
+    bytes: Buffer,
+  ): Promise<AssetJson> {
+    const asset = this.checkDeclared(declared);
+    const spooled = await spoolBuffer(bytes, await this.store.spoolDirectory());
+    return this.store_(tenantId, baseUrl, asset, spooled);
+  }
+
+  private async store_(
+    tenantId: number,
+    baseUrl: string,
+    asset: NewAsset,
+    spooled: Spooled,
+  ): Promise<AssetJson> {
+    try {
+      if (spooled.size === 0) throw emptyAsset();
+      await checkImageContent(asset.mimeType, spooled.head);
+      // Touched before the bytes go in: the collector leaves a blob alone for a grace period
+      // after its last touch, so it cannot remove these bytes before the asset row refers to them.
+      await this.db.query(
+        `insert into storage_blobs (sha256, size) values ($1, $2)
+         on conflict (sha256) do update set touched_at = now()`,
+        [spooled.sha256, spooled.size],
+      );
+      await this.store.put(spooled.sha256, spooled.file, spooled.size);
+      const [row] = await translatingConstraints(
+        () =>
+          this.db.query<AssetRow>(
+            `insert into assets (tenant_id, file_name, mime_type, family, size, sha256, url_key)
+             values ($1, $2, $3, $4, $5, $6, $7) returning ${COLUMNS}`,
+            [
+              tenantId,
+              asset.fileName,
+              asset.mimeType,
+              familyOf(asset.mimeType),
+              spooled.size,
+              spooled.sha256,
+              randomBytes(32).toString('base64url'),
+            ],
+          ),
+        {
+          // Only when the upload stalled past the collector's grace period between the touch
+          // and this insert: the blob may be gone, so nothing refers to it.
+          missingReference: () =>
+            new ApiError(503, 'UploadInterrupted', 'The upload took too long; send it again.', {
+              headers: { 'Retry-After': '1' },
+            }),
+        },
+      );
+      return toJson(row!, baseUrl);
+    } finally {
+      await rm(spooled.file, { force: true });
+    }
+  }
+
+  /** The asset and its version (for ETag and If-Match). */
+  async get(
+    tenantId: number,
+    id: number,
+    baseUrl: string,
+  ): Promise<{ asset: AssetJson; version: Date }> {
+    const [row] = await this.db.query<AssetRow>(
+      `select ${COLUMNS} from assets where tenant_id = $1 and id = $2`,
+      [tenantId, id],
+    );
+    if (!row) throw assetNotFound(id);
+    return { asset: toJson(row, baseUrl), version: new Date(row.created_at) };
+  }
+
+  async list(tenantId: number, paging: Paging, baseUrl: string): Promise<Page<AssetJson>> {
+    const [rows, [total]] = await Promise.all([
+      this.db.query<AssetRow>(
+        `select ${COLUMNS} from assets where tenant_id = $1 order by id offset $2 limit $3`,
+        [tenantId, paging.skip, paging.take],
+      ),
+      this.db.query<{ n: number }>('select count(*)::int as n from assets where tenant_id = $1', [
+        tenantId,
+      ]),
+    ]);
+    return { Results: rows.map((row) => toJson(row, baseUrl)), TotalCount: total?.n ?? 0 };
+  }
+
+  /**
+   * Deletes an asset: 409 while it is related, unless `force`, which removes the relations in
+   * the same transaction. The blob stays until the collector finds no asset using it.
+   */
+  async delete(
+    tenantId: number,
+    id: number,
+    options: { force: boolean; checkVersion: (version: Date) => void },
+  ): Promise<void> {
+    await translatingConstraints(
+      () =>
+        this.db.rawTransaction(async (sql) => {
+          // Locked: a relation being added waits, then finds no asset (404).
+          const [row] = await sql.query<{ created_at: Date | string }>(
+            'select created_at from assets where tenant_id = $1 and id = $2 for update',
+            [tenantId, id],
+          );
+          if (!row) throw assetNotFound(id);
+          options.checkVersion(new Date(row.created_at));
+          if (options.force) {
+            for (const table of RELATION_TABLES) {
+              await sql.query(`delete from ${table} where tenant_id = $1 and asset_id = $2`, [
+                tenantId,
+                id,
+              ]);
+            }
+          }
+          await sql.query('delete from assets where tenant_id = $1 and id = $2', [tenantId, id]);
+        }),
+      { stillReferenced: () => assetInUse(id) },
+    );
+  }
+
+  /** The asset behind an AssetUrl key, or undefined. */
+  async content(tenantId: number, urlKey: string): Promise<AssetContent | undefined> {
+    const [row] = await this.db.prepared<{
+      sha256: string;
+      size: string | number;
+      mime_type: string;
+      file_name: string;
+    }>(
+      'storage.asset-content',
+      'select sha256, size, mime_type, file_name from assets where tenant_id = $1 and url_key = $2',
+      [tenantId, urlKey],
+    );
+    if (!row) return undefined;
+    return {
+      sha256: row.sha256,
+      size: Number(row.size),
+      mimeType: row.mime_type,
+      fileName: row.file_name,
+    };
+  }
+
+  /** The family of an asset of this tenant, or undefined (relations check it). */
+  async familyOf(tenantId: number, id: number): Promise<AssetFamily | undefined> {
+    const [row] = await this.db.query<{ family: AssetFamily }>(
+      'select family from assets where tenant_id = $1 and id = $2',
+      [tenantId, id],
+    );
+    return row?.family;
+  }
+}
+
+function toJson(row: AssetRow, baseUrl: string): AssetJson {
+  return {
+    Id: row.id,
+    FileName: row.file_name,
+    MimeType: row.mime_type,
+    Size: Number(row.size),
+    AssetUrl: assetUrl(baseUrl, row.url_key),
+  };
+}
