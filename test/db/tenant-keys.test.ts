@@ -18,6 +18,8 @@ const GLOBAL_TABLES = [
   'integration_service_names',
   // The secret that signs analytics continuation tokens, one for the platform (every instance).
   'analytics_secrets',
+  // Content-addressed blobs (sha256): one copy of equal bytes whichever tenants' assets hold them.
+  'storage_blobs',
 ];
 
 let database: TestDatabase;
