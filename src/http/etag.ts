@@ -47,3 +47,18 @@ export function withVersionEtag<T>(reply: FastifyReply, { value, version }: Vers
   setVersionEtag(reply, version);
   return value;
 }
+
+/** Checks If-Match against any row version (give it to a service as its version check). */
+export const ifMatch =
+  (request: FastifyRequest) =>
+  (version: string | number | Date): void =>
+    checkIfMatch(request, version);
+
+/** Sets the ETag of a resource whose version is a timestamp or text, and answers the resource. */
+export function withEtag<T>(
+  reply: FastifyReply,
+  { value, version }: { value: T; version: string | number | Date },
+): T {
+  setEtag(reply, version);
+  return value;
+}

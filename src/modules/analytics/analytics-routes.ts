@@ -2,7 +2,7 @@
 // /management/configuration/trendingactiontypes|analytics, /management/analytics/trending.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ifMatch, setEtag } from '../../http/etag.ts';
 import { inDataEnvelope } from '../../http/paging.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { counterNamed } from './analytics-counters.ts';
@@ -166,7 +166,7 @@ export const analyticsRoutes: FastifyPluginAsync<{
       const { weights, version } = await trending.putWeights(
         request.tenant.id,
         request.body,
-        (current) => checkIfMatch(request, current),
+        ifMatch(request),
       );
       setEtag(reply, version);
       return weights;
@@ -202,7 +202,7 @@ export const analyticsRoutes: FastifyPluginAsync<{
       const { TimeZone, version } = await analytics.putSettings(
         request.tenant.id,
         request.body.TimeZone,
-        (current) => checkIfMatch(request, current),
+        ifMatch(request),
       );
       setEtag(reply, version);
       return { TimeZone };

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ifMatch, setEtag } from '../../http/etag.ts';
 import { DataEnvelope, inDataEnvelope } from '../../http/paging.ts';
 import {
   deviceGone,
@@ -120,7 +120,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         device.id,
         request.params.deviceId,
         request.body,
-        (current) => checkIfMatch(request, current),
+        ifMatch(request),
       );
       setEtag(reply, version);
       return inDataEnvelope(value);
@@ -143,7 +143,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         request.tenant.id,
         device.id,
         request.params.deviceId,
-        (current) => checkIfMatch(request, current),
+        ifMatch(request),
       );
       return reply.code(204).send(null);
     },

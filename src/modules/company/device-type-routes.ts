@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ifMatch, setEtag, withEtag } from '../../http/etag.ts';
 import { DataEnvelope, PagingQuery, inDataEnvelope } from '../../http/paging.ts';
 import { DeviceType, DeviceTypeBody, DeviceTypeList, IdParams } from './company-schemas.ts';
 import type { DeviceTypeService } from './device-type-service.ts';
@@ -42,9 +42,7 @@ export const deviceTypeRoutes: FastifyPluginAsync<{ deviceTypes: DeviceTypeServi
       },
     },
     async (request, reply) => {
-      const { value, version } = await deviceTypes.get(request.tenant.id, request.params.id);
-      setEtag(reply, version);
-      return value;
+      return withEtag(reply, await deviceTypes.get(request.tenant.id, request.params.id));
     },
   );
   app.put(
@@ -59,14 +57,15 @@ export const deviceTypeRoutes: FastifyPluginAsync<{ deviceTypes: DeviceTypeServi
       },
     },
     async (request, reply) => {
-      const { value, version } = await deviceTypes.update(
-        request.tenant.id,
-        request.params.id,
-        request.body,
-        (current) => checkIfMatch(request, current),
+      return withEtag(
+        reply,
+        await deviceTypes.update(
+          request.tenant.id,
+          request.params.id,
+          request.body,
+          ifMatch(request),
+        ),
       );
-      setEtag(reply, version);
-      return value;
     },
   );
   app.delete(
@@ -80,9 +79,7 @@ export const deviceTypeRoutes: FastifyPluginAsync<{ deviceTypes: DeviceTypeServi
       },
     },
     async (request, reply) => {
-      await deviceTypes.delete(request.tenant.id, request.params.id, (current) =>
-        checkIfMatch(request, current),
-      );
+      await deviceTypes.delete(request.tenant.id, request.params.id, ifMatch(request));
       return reply.code(204).send(null);
     },
   );

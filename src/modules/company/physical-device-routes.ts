@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../http/errors.ts';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ifMatch, setEtag, withEtag } from '../../http/etag.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import {
   LogicalDevice,
@@ -87,12 +87,10 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
       },
     },
     async (request, reply) => {
-      const { value, version } = await physicalDevices.get(
-        request.tenant.id,
-        request.params.physicalDeviceId,
+      return withEtag(
+        reply,
+        await physicalDevices.get(request.tenant.id, request.params.physicalDeviceId),
       );
-      setEtag(reply, version);
-      return value;
     },
   );
   app.put(
@@ -108,14 +106,15 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
       },
     },
     async (request, reply) => {
-      const { value, version } = await physicalDevices.update(
-        request.tenant.id,
-        request.params.physicalDeviceId,
-        request.body,
-        (current) => checkIfMatch(request, current),
+      return withEtag(
+        reply,
+        await physicalDevices.update(
+          request.tenant.id,
+          request.params.physicalDeviceId,
+          request.body,
+          ifMatch(request),
+        ),
       );
-      setEtag(reply, version);
-      return value;
     },
   );
   app.delete(
@@ -130,8 +129,10 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
       },
     },
     async (request, reply) => {
-      await physicalDevices.delete(request.tenant.id, request.params.physicalDeviceId, (current) =>
-        checkIfMatch(request, current),
+      await physicalDevices.delete(
+        request.tenant.id,
+        request.params.physicalDeviceId,
+        ifMatch(request),
       );
       return reply.code(204).send(null);
     },
@@ -194,13 +195,10 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     },
     async (request, reply) => {
       const { physicalDeviceId, deviceId } = request.params;
-      const { value, version } = await logicalDevices.get(
-        request.tenant.id,
-        physicalDeviceId,
-        deviceId,
+      return withEtag(
+        reply,
+        await logicalDevices.get(request.tenant.id, physicalDeviceId, deviceId),
       );
-      setEtag(reply, version);
-      return value;
     },
   );
   app.put(
@@ -217,21 +215,22 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     async (request, reply) => {
       const { physicalDeviceId, deviceId } = request.params;
       const body = request.body;
-      const { value, version } = await logicalDevices.patch(
-        request.tenant.id,
-        physicalDeviceId,
-        deviceId,
-        {
-          DeviceId: body.DeviceId,
-          Description: body.Description,
-          DeviceTypeId: body.DeviceTypeId ?? null,
-          ExpirationDate: body.ExpirationDate ?? null,
-          Metadata: body.Metadata ?? [],
-        },
-        (current) => checkIfMatch(request, current),
+      return withEtag(
+        reply,
+        await logicalDevices.patch(
+          request.tenant.id,
+          physicalDeviceId,
+          deviceId,
+          {
+            DeviceId: body.DeviceId,
+            Description: body.Description,
+            DeviceTypeId: body.DeviceTypeId ?? null,
+            ExpirationDate: body.ExpirationDate ?? null,
+            Metadata: body.Metadata ?? [],
+          },
+          ifMatch(request),
+        ),
       );
-      setEtag(reply, version);
-      return value;
     },
   );
   app.delete(
@@ -246,9 +245,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     },
     async (request, reply) => {
       const { physicalDeviceId, deviceId } = request.params;
-      await logicalDevices.delete(request.tenant.id, physicalDeviceId, deviceId, (current) =>
-        checkIfMatch(request, current),
-      );
+      await logicalDevices.delete(request.tenant.id, physicalDeviceId, deviceId, ifMatch(request));
       return reply.code(204).send(null);
     },
   );

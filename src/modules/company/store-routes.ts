@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ifMatch, setEtag, withEtag } from '../../http/etag.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { IdParams, Store, StoreBody, StoreList } from './company-schemas.ts';
 import type { StoreService } from './store-service.ts';
@@ -28,9 +28,7 @@ export const storeRoutes: FastifyPluginAsync<{ stores: StoreService }> = async (
     `${BASE}/:id`,
     { schema: { tags, summary: 'Fetch a store', params: IdParams, response: { 200: Store } } },
     async (request, reply) => {
-      const { value, version } = await stores.get(request.tenant.id, request.params.id);
-      setEtag(reply, version);
-      return value;
+      return withEtag(reply, await stores.get(request.tenant.id, request.params.id));
     },
   );
   app.put(
@@ -45,14 +43,10 @@ export const storeRoutes: FastifyPluginAsync<{ stores: StoreService }> = async (
       },
     },
     async (request, reply) => {
-      const { value, version } = await stores.update(
-        request.tenant.id,
-        request.params.id,
-        request.body,
-        (current) => checkIfMatch(request, current),
+      return withEtag(
+        reply,
+        await stores.update(request.tenant.id, request.params.id, request.body, ifMatch(request)),
       );
-      setEtag(reply, version);
-      return value;
     },
   );
   app.delete(
@@ -66,9 +60,7 @@ export const storeRoutes: FastifyPluginAsync<{ stores: StoreService }> = async (
       },
     },
     async (request, reply) => {
-      await stores.delete(request.tenant.id, request.params.id, (current) =>
-        checkIfMatch(request, current),
-      );
+      await stores.delete(request.tenant.id, request.params.id, ifMatch(request));
       return reply.code(204).send(null);
     },
   );

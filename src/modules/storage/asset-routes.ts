@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Readable } from 'node:stream';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ifMatch, setEtag } from '../../http/etag.ts';
 import { ApiError } from '../../http/errors.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import type { BlobStore } from './blob-store.ts';
@@ -143,7 +143,7 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
     async (request, reply) => {
       await assets.delete(request.tenant.id, request.params.id, {
         force: request.query.force,
-        checkVersion: (version) => checkIfMatch(request, version),
+        checkVersion: ifMatch(request),
       });
       return reply.code(204).send(null);
     },
