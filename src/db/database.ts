@@ -131,9 +131,10 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
     },
     async rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
       const client = await pool.connect();
+      let result: T;
       try {
         await client.query('begin');
-        const result = await fn({
+        result = await fn({
           query: async <Row>(text: string, params: unknown[] = []) =>
             (await client.query(text, params)).rows as Row[],
           prepared: async <Row>(name: string, text: string, params: unknown[]) =>
@@ -143,19 +144,27 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
           },
         });
         await client.query('commit');
-        return result;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        // A connection that cannot even roll back is broken: it leaves the pool instead of
+        // failing the next transaction that borrows it.
+        const broken = await client.query('rollback').then(
+          () => false,
+          () => true,
+        );
+        client.release(broken);
         throw error;
-      } finally {
-        client.release();
       }
+      client.release();
+      return result;
     },
     async close() {
       await pool.end();
     },
   };
 }
+
+/** How long a pooled connection may take to open before the query fails as unavailable. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export interface OpenOptions {
   databaseUrl: string | undefined;
@@ -173,10 +182,17 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      // While the database is unreachable a request fails (503) instead of waiting forever.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     // A pool error on an idle client must not crash the process (the next query reconnects), and
     // must not go unseen either.
     pool.on('error', (error) => options.onBackgroundError?.(error, 'pool'));
+    // A connection lost while checked out (inside a transaction, between its statements) emits
+    // 'error' on its client, which the pool does not listen to then: unheard, it would crash the
+    // process. The statement that was running, or the next one, fails with the same error and
+    // becomes the request's 503, so this listener has nothing to add.
+    pool.on('connect', (client) => client.on('error', () => {}));
     await pool.query('select 1');
     return wrapPool(pool, options.databaseUrl);
   }

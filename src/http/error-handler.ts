@@ -2,6 +2,7 @@
 // Fastify's own body-parsing errors, unknown routes, and anything unexpected (500, logged).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sqlStateOf } from '../db/constraint-violation.ts';
+import { isDatabaseUnavailable } from '../db/connection-loss.ts';
 import { generalConstraintError } from './constraint-errors.ts';
 import { ApiError, type FieldError } from './errors.ts';
 import { serializeErrorBody } from './error-body.ts';
@@ -66,6 +67,9 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   },
 };
 
+/** What a 503 for an unreachable database asks the client to wait (the pool reconnects by then). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
@@ -107,6 +111,14 @@ export function toApiError(error: FastifyError): ApiError {
       400,
       'InvalidValue',
       'A value in the request cannot be stored (for example a NUL character in a text).',
+    );
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError(
+      503,
+      'DatabaseUnavailable',
+      'The database cannot be reached right now; nothing was changed. Send the request again later.',
+      { headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
     );
   }
   const known = FASTIFY_CODES[error.code];
