@@ -26,7 +26,7 @@ function causes(error: unknown): unknown[] {
     chain.push(current);
     // AggregateError (several addresses refused) carries its reasons in `errors`.
     const nested = (current as { errors?: unknown }).errors;
-    if (Array.isArray(nested)) chain.push(...nested);
+    if (Array.isArray(nested)) chain.push(...(nested as unknown[]));
     current = (current as { cause?: unknown }).cause;
   }
   return chain;
