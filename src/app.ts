@@ -11,6 +11,7 @@ import { registerHealth } from './http/health.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerTenantResolution } from './http/tenant-host.ts';
 import { registerValidation } from './http/validation.ts';
 import { registerVersioning } from './http/versioning.ts';
@@ -220,6 +221,7 @@ export async function buildApp(
     );
     done();
   });
+  await registerSecurityHeaders(app, config);
   // Bodies are JSON (the token endpoint adds its form parser); anything else is 415.
   app.removeContentTypeParser('text/plain');
   registerValidation(app);

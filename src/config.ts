@@ -31,6 +31,11 @@ export interface Config {
   assetMaxBytes: number;
   /** An S3-compatible blob store; without it blobs stay under DATA_DIR/blobs. */
   s3: S3Settings | undefined;
+  /**
+   * Browser origins allowed to call the API cross-origin (CORS); empty: CORS is off and browsers
+   * refuse cross-origin calls. ['*'] allows every origin.
+   */
+  corsOrigins: string[];
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -125,6 +130,33 @@ function postgresUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(name, 'must be a postgres:// URL', raw);
   }
   return raw;
+}
+
+/** A comma-separated list of origins (scheme://host[:port]), or '*' for any origin. */
+function origins(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  if (raw === '*') return ['*'];
+  return raw.split(',').map((entry) => {
+    const text = entry.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(text);
+    } catch {
+      url = undefined;
+    }
+    if (
+      !url ||
+      !['http:', 'https:'].includes(url.protocol) ||
+      url.origin !== text.replace(/\/$/, '')
+    )
+      throw new ConfigError(
+        name,
+        "must be '*' or a comma-separated list of origins like https://shop.example.com",
+        raw,
+      );
+    return url.origin;
+  });
 }
 
 function smtpUrl(env: Env, name: string): string | undefined {
@@ -251,5 +283,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobMaintenanceIntervalSeconds: integer(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
     assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     s3: s3Url(env, 'S3_URL'),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
   };
 }

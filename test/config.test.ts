@@ -31,7 +31,15 @@ describe('configuration defaults', () => {
       publicScheme: 'http',
       publicPort: 8080,
       jsonBodyLimitBytes: 1_048_576,
+      corsOrigins: [],
     });
+  });
+
+  it('reads CORS_ORIGINS as a list of origins, or * for any', () => {
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://shop.example.com, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://shop.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });
 
   it('treats empty and blank values as unset', () => {
@@ -104,6 +112,10 @@ describe('configuration errors name the variable', () => {
     ['PROVISIONING_DELAY_SECONDS', 'soon'],
     ['PROVISIONING_DELAY_SECONDS', '-1'],
     ['PUBLIC_SCHEME', 'ftp'],
+    ['CORS_ORIGINS', 'shop.example.com'],
+    ['CORS_ORIGINS', 'https://shop.example.com/path'],
+    ['CORS_ORIGINS', 'https://a.example.com,,https://b.example.com'],
+    ['CORS_ORIGINS', 'ftp://files.example.com'],
   ])('rejects %s=%j with a ConfigError naming it', (variable, value) => {
     const error = configErrorOf({ [variable]: value });
     expect(error).toBeInstanceOf(ConfigError);

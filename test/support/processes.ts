@@ -33,6 +33,7 @@ const CONFIG_VARIABLES = [
   'JSON_BODY_LIMIT_BYTES',
   'ASSET_MAX_BYTES',
   'S3_URL',
+  'CORS_ORIGINS',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,5 +1,6 @@
 // The developer portal of an integration endpoint: what the service is, its live status, how
 // to call the gateway, and the tenant's API reference (from the OpenAPI document).
+import { createHash } from 'node:crypto';
 import { SERVICE_TIERS } from './endpoint-schemas.ts';
 
 export interface PortalOperation {
@@ -33,6 +34,44 @@ export const STATUS_TEXT: Record<number, string> = {
   2: 'Live',
   3: 'Failed',
 };
+
+// The page's only style and script, inline; the policy below allows exactly these two by hash
+// (of the element's whole text, so the constants hold it all, newlines included).
+const PORTAL_STYLE = `
+  body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1.5rem; color: #1d2430; }
+  h1 { margin-bottom: 0; } .muted { color: #5b6575; }
+  .status { display: inline-block; padding: .1rem .6rem; border-radius: 1rem; background: #eef; font-weight: 600; }
+  .status[data-status="2"] { background: #dcf5e3; } .status[data-status="3"] { background: #fbe0e0; }
+  table { border-collapse: collapse; width: 100%; margin-bottom: 1rem; }
+  td { border-top: 1px solid #e3e6ea; padding: .3rem .5rem; vertical-align: top; }
+  td.method { font-weight: 600; width: 5rem; } pre { background: #f5f7f9; padding: 1rem; overflow-x: auto; }
+`;
+const PORTAL_SCRIPT = `
+  const statusText = ${JSON.stringify(STATUS_TEXT)};
+  async function refresh() {
+    try {
+      const response = await fetch('status', { cache: 'no-store' });
+      if (!response.ok) return;
+      const body = await response.json();
+      const status = document.getElementById('status');
+      status.textContent = statusText[body.Status] || 'Unknown';
+      status.dataset.status = String(body.Status);
+      document.getElementById('key').textContent = body.SubscriptionKeyActive ? 'active' : 'not issued yet';
+    } catch {}
+  }
+  setInterval(refresh, 2000);
+`;
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+/** Content-Security-Policy of the portal page: its own inline style and script, and fetches to itself. */
+export const PORTAL_CSP = [
+  "default-src 'none'",
+  `style-src ${sha256(PORTAL_STYLE)}`,
+  `script-src ${sha256(PORTAL_SCRIPT)}`,
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
 
 /** Operations of the tenant API (management, private and public routes) from an OpenAPI document. */
 export function operationsOf(document: {
@@ -80,15 +119,7 @@ export function renderPortal(model: PortalModel): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(model.serviceName)} · Integration portal</title>
-<style>
-  body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 960px; padding: 1.5rem; color: #1d2430; }
-  h1 { margin-bottom: 0; } .muted { color: #5b6575; }
-  .status { display: inline-block; padding: .1rem .6rem; border-radius: 1rem; background: #eef; font-weight: 600; }
-  .status[data-status="2"] { background: #dcf5e3; } .status[data-status="3"] { background: #fbe0e0; }
-  table { border-collapse: collapse; width: 100%; margin-bottom: 1rem; }
-  td { border-top: 1px solid #e3e6ea; padding: .3rem .5rem; vertical-align: top; }
-  td.method { font-weight: 600; width: 5rem; } pre { background: #f5f7f9; padding: 1rem; overflow-x: auto; }
-</style>
+<style>${PORTAL_STYLE}</style>
 </head>
 <body>
 <h1>${escape(model.serviceName)}</h1>
@@ -106,21 +137,7 @@ export function renderPortal(model: PortalModel): string {
 <h2>API reference</h2>
 <p class="muted">${model.operations.length} operations</p>
 ${reference}
-<script>
-  const statusText = ${JSON.stringify(STATUS_TEXT)};
-  async function refresh() {
-    try {
-      const response = await fetch('status', { cache: 'no-store' });
-      if (!response.ok) return;
-      const body = await response.json();
-      const status = document.getElementById('status');
-      status.textContent = statusText[body.Status] || 'Unknown';
-      status.dataset.status = String(body.Status);
-      document.getElementById('key').textContent = body.SubscriptionKeyActive ? 'active' : 'not issued yet';
-    } catch {}
-  }
-  setInterval(refresh, 2000);
-</script>
+<script>${PORTAL_SCRIPT}</script>
 </body>
 </html>`;
 }

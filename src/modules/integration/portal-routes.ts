@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { EndpointService } from './endpoint-service.ts';
-import { operationsOf, renderPortal } from './portal-page.ts';
+import { operationsOf, PORTAL_CSP, renderPortal } from './portal-page.ts';
 
 export interface PortalOptions {
   endpoints: EndpointService;
@@ -53,7 +53,11 @@ export const portalRoutes: FastifyPluginAsync<PortalOptions> = async (app, optio
         operations: operationsOf(app.swagger() as Parameters<typeof operationsOf>[0]),
         rateLimit: options.limits[endpoint.serviceTier] ?? options.limits[0],
       });
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(html);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .header('Content-Security-Policy', PORTAL_CSP)
+        .send(html);
     },
   );
 

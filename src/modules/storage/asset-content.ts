@@ -36,7 +36,11 @@ export async function sendAssetContent(
   content: AssetContent,
 ): Promise<FastifyReply> {
   const etag = etagOf(content);
-  reply.header('ETag', etag).header('Cache-Control', ASSET_CACHE_CONTROL);
+  // Public bytes meant for shops' own pages (<img>, <video>) on other origins.
+  reply
+    .header('ETag', etag)
+    .header('Cache-Control', ASSET_CACHE_CONTROL)
+    .header('Cross-Origin-Resource-Policy', 'cross-origin');
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && matchesAny(ifNoneMatch, etag)) {
     return reply.code(304).send();
