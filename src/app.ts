@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { registerAuthentication } from './http/authentication.ts';
 import { ApiError } from './http/errors.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { registerErrorHandling, sendFrameworkError } from './http/error-handler.ts';
 import { registerHealth } from './http/health.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -191,6 +191,7 @@ export async function buildApp(
     // Requests that arrive while closing get the contract's error body (hook below).
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: sendFrameworkError,
   });
 
   let closing = false;

@@ -134,6 +134,27 @@ export function toApiError(error: FastifyError): ApiError {
   );
 }
 
+/**
+ * Errors Fastify meets before routing (a URL that is not valid percent-encoded UTF-8, a path
+ * parameter longer than the router takes): given as the server's `frameworkErrors` option, so
+ * that they too get the contract's body instead of Fastify's own.
+ */
+export function sendFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  reply.header('X-Request-Id', request.id);
+  request.log.info({ code: error.code }, error.message);
+  const apiError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new ApiError(400, 'MalformedUrl', 'The URL is not valid percent-encoded UTF-8.')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new ApiError(414, 'UrlTooLong', 'A part of the URL is longer than this server accepts.')
+        : toApiError(error);
+  return sendError(reply, apiError);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
