@@ -191,7 +191,9 @@ export async function buildApp(
     // Requests that arrive while closing get the contract's error body (hook below).
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
-    frameworkErrors: sendFrameworkError,
+    frameworkErrors: (error, request, reply) => {
+      sendFrameworkError(error, request, reply);
+    },
   });
 
   let closing = false;

@@ -127,7 +127,7 @@ const nastyNumber = fc.constantFrom(
   1.5,
   -2147483649,
   2147483648,
-  9007199254740993,
+  2 ** 53 + 2,
   1e308,
   -1e308,
   Number.MIN_VALUE,
@@ -193,7 +193,7 @@ export function bodyArbitrary(operation: FuzzOperation): fc.Arbitrary<BodyChoice
   const base = plausible(schema);
   const names = propertyNames(schema);
   const mutate = (field: string | undefined, value: unknown, remove: boolean) => {
-    const copy = structuredClone(base) as unknown;
+    const copy: unknown = structuredClone(base);
     const target = (Array.isArray(copy) ? copy[0] : copy) as Record<string, unknown> | null;
     if (target && typeof target === 'object' && field !== undefined) {
       if (remove) delete target[field];
