@@ -1,4 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError } from '../../src/db/embedded-lock.ts';
@@ -28,6 +30,19 @@ describe('acquireDataDirLock', () => {
     } finally {
       await release();
     }
+  });
+
+  it('takes over at once the lock of a holder that was killed, not of one that runs', async () => {
+    const dir = await tempDir();
+    const crashed = await acquireDataDirLock(dir);
+    // A holder on this machine whose process is gone (a pid no process has), as after kill -9.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    await writeFile(path.join(dir, '.lock-owner'), JSON.stringify({ pid: dead, host: hostname() }));
+    const taken = await acquireDataDirLock(dir);
+    // The new holder wrote itself as the owner: a third process is refused while it runs.
+    await expect(acquireDataDirLock(dir)).rejects.toBeInstanceOf(DataDirLockedError);
+    await taken();
+    await crashed().catch(() => {});
   });
 
   it('grants the DATA_DIR again once the holder has released it', async () => {
