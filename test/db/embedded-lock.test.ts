@@ -36,7 +36,7 @@ describe('acquireDataDirLock', () => {
     const dir = await tempDir();
     const crashed = await acquireDataDirLock(dir);
     // A holder on this machine whose process is gone (a pid no process has), as after kill -9.
-    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
     await writeFile(path.join(dir, '.lock-owner'), JSON.stringify({ pid: dead, host: hostname() }));
     const taken = await acquireDataDirLock(dir);
     // The new holder wrote itself as the owner: a third process is refused while it runs.
