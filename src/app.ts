@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import { registerAppRateLimit } from './http/app-rate-limit.ts';
 import { registerAuthentication } from './http/authentication.ts';
 import { ApiError } from './http/errors.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/error-handler.ts';
@@ -225,6 +226,7 @@ export async function buildApp(
     done();
   });
   await registerSecurityHeaders(app, config);
+  await registerAppRateLimit(app, config);
   // Bodies are JSON (the token endpoint adds its form parser); anything else is 415.
   app.removeContentTypeParser('text/plain');
   registerValidation(app);

@@ -36,6 +36,10 @@ export interface Config {
    * refuse cross-origin calls. ['*'] allows every origin.
    */
   corsOrigins: string[];
+  /** Requests per minute per app, by application type id; a type not listed is not limited. */
+  appRateLimits: Record<number, number>;
+  /** Redis that every instance shares, for the per-app rate limits; without it they are per process. */
+  redisUrl: string | undefined;
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -157,6 +161,35 @@ function origins(env: Env, name: string): string[] {
       );
     return url.origin;
   });
+}
+
+/** `type=requests per minute` pairs, comma-separated: `1=600,4=600`. */
+function appRateLimits(env: Env, name: string): Record<number, number> {
+  const raw = read(env, name);
+  if (raw === undefined) return {};
+  const limits: Record<number, number> = {};
+  for (const pair of raw.split(',')) {
+    const match = /^\s*([1-4])\s*=\s*(\d{1,9})\s*$/.exec(pair);
+    if (!match || Number(match[2]) < 1)
+      throw new ConfigError(
+        name,
+        'must be pairs like 1=600,4=600 (application type 1..4 = requests per minute ≥ 1)',
+        raw,
+      );
+    limits[Number(match[1])] = Number(match[2]);
+  }
+  return limits;
+}
+
+function redisUrl(env: Env, name: string): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  try {
+    if (['redis:', 'rediss:'].includes(new URL(raw).protocol)) return raw;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(name, 'must be a redis:// or rediss:// URL', raw);
 }
 
 function smtpUrl(env: Env, name: string): string | undefined {
@@ -284,5 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
     assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     s3: s3Url(env, 'S3_URL'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),
+    redisUrl: redisUrl(env, 'REDIS_URL'),
   };
 }

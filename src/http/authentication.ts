@@ -8,6 +8,8 @@ import type { RequestTenant } from './tenant-host.ts';
 export interface Principal {
   tenantId: number;
   appId: string;
+  /** The app's type (1 Consumer … 4 Device); rate limits are set per type. */
+  appTypeId: number;
   scopes: ReadonlySet<Scope>;
   jti: string;
   expiresAt: number;

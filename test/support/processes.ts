@@ -34,6 +34,8 @@ const CONFIG_VARIABLES = [
   'ASSET_MAX_BYTES',
   'S3_URL',
   'CORS_ORIGINS',
+  'APP_RATE_LIMITS',
+  'REDIS_URL',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

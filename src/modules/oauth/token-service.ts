@@ -211,6 +211,7 @@ export class TokenService implements TokenVerifier {
     const [state] = await this.db
       .select({
         secretVersion: oauthApps.secretVersion,
+        appTypeId: oauthApps.applicationTypeId,
         revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tenantId} = ${tenantId} and ${revokedTokens.jti} = ${jti})`,
       })
       .from(oauthApps)
@@ -222,6 +223,7 @@ export class TokenService implements TokenVerifier {
     return {
       tenantId,
       appId: claims.sub!,
+      appTypeId: state.appTypeId,
       scopes: new Set(claims.scope.split(' ').filter(Boolean) as Scope[]),
       jti,
       expiresAt: claims.exp! * 1000,

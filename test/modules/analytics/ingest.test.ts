@@ -192,6 +192,7 @@ describe('identity-token stamp', () => {
     const principal = (deviceId: string): Principal => ({
       tenantId,
       appId: 'app',
+      appTypeId: 4,
       scopes: new Set(['public']),
       jti: 'j',
       expiresAt: 0,
