@@ -181,26 +181,17 @@ function appRateLimits(env: Env, name: string): Record<number, number> {
   return limits;
 }
 
-function redisUrl(env: Env, name: string): string | undefined {
+/** A URL of one of the given schemes (say `smtp:`), or undefined when the variable is unset. */
+function urlOf(env: Env, name: string, schemes: string[]): string | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
   try {
-    if (['redis:', 'rediss:'].includes(new URL(raw).protocol)) return raw;
+    if (schemes.includes(new URL(raw).protocol)) return raw;
   } catch {
     // reported below
   }
-  throw new ConfigError(name, 'must be a redis:// or rediss:// URL', raw);
-}
-
-function smtpUrl(env: Env, name: string): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  try {
-    if (['smtp:', 'smtps:'].includes(new URL(raw).protocol)) return raw;
-  } catch {
-    // reported below
-  }
-  throw new ConfigError(name, 'must be an smtp:// or smtps:// URL', raw);
+  const names = schemes.map((scheme) => `${scheme}//`).join(' or ');
+  throw new ConfigError(name, `must be an ${names} URL`, raw);
 }
 
 function rateLimits(
@@ -309,7 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicScheme: oneOf(env, 'PUBLIC_SCHEME', ['http', 'https'] as const, 'http'),
     publicPort: integer(env, 'PUBLIC_PORT', port, 1, 65535),
     jsonBodyLimitBytes: integer(env, 'JSON_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
-    smtpUrl: smtpUrl(env, 'SMTP_URL'),
+    smtpUrl: urlOf(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     smtpFrom: read(env, 'SMTP_FROM') ?? `no-reply@${apiHost}`,
     gatewayRateLimits: rateLimits(env, 'GATEWAY_RATE_LIMITS', [10, 100, 1000]),
     jobPollingIntervalSeconds: integer(env, 'JOB_POLLING_INTERVAL_SECONDS', 2, 1, 60),
@@ -318,6 +309,6 @@ export function loadConfig(env: Env = process.env): Config {
     s3: s3Url(env, 'S3_URL'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),
-    redisUrl: redisUrl(env, 'REDIS_URL'),
+    redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
   };
 }

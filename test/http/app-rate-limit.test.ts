@@ -8,12 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAppRateLimit } from '../../src/http/app-rate-limit.ts';
 import type { Principal } from '../../src/http/authentication.ts';
 import { registerErrorHandling } from '../../src/http/error-handler.ts';
-import {
-  errorBody,
-  startTestApi,
-  type TestApi,
-  type TestTenant,
-} from '../support/test-api.ts';
+import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, expect, it } from 'vitest';
 import {
   migratedDataDir,
   removeTempDirs,
-  ServerProcess,
+  listeningServer,
   runCli,
   stopChildren,
 } from '../support/processes.ts';
@@ -37,17 +37,7 @@ it('keeps every acknowledged write, and no half-written one, across kill -9', as
   });
   expect(created.code, created.stderr).toBe(0);
   const app = JSON.parse(created.stdout) as { ApplicationId: string; ApplicationSecret: string };
-  const start = async () => {
-    const server = new ServerProcess({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      ...env,
-    });
-    const listening = await server.waitForLog(/^Server listening at /);
-    return { server, port: Number(/:(\d+)$/.exec(String(listening.msg))?.[1]) };
-  };
+  const start = () => listeningServer(dataDir, env);
   const first = await start();
   let port = first.port;
   const host = () => `crash.localhost:${port}`;

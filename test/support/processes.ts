@@ -231,14 +231,11 @@ export interface StartedServer {
   demo: { appId: string; secret: string; curlLine: string };
 }
 
-/**
- * Starts `serve` on an embedded database in dataDir (PORT=0, loopback only) and waits until it
- * listens and has printed the demo tenant's credentials (first start on that DATA_DIR).
- */
-export async function startServer(
+/** Starts `serve` on dataDir (PORT=0, loopback only) and waits until it listens. */
+export async function listeningServer(
   dataDir: string,
   env: Record<string, string> = {},
-): Promise<StartedServer> {
+): Promise<{ server: ServerProcess; port: number }> {
   const server = new ServerProcess({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -247,7 +244,18 @@ export async function startServer(
     ...env,
   });
   const listening = await server.waitForLog(/^Server listening at /);
-  const port = Number(/:(\d+)$/.exec(String(listening.msg))?.[1]);
+  return { server, port: Number(/:(\d+)$/.exec(String(listening.msg))?.[1]) };
+}
+
+/**
+ * Starts `serve` on an embedded database in dataDir (PORT=0, loopback only) and waits until it
+ * listens and has printed the demo tenant's credentials (first start on that DATA_DIR).
+ */
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<StartedServer> {
+  const { server, port } = await listeningServer(dataDir, env);
   const curlLine = (await server.waitForLine((l) => l.trim().startsWith('TOKEN=$(curl'))).trim();
   const field = (name: string) => {
     const line = server.lines.find((l) => l.trim().startsWith(`${name}:`));
