@@ -2,15 +2,13 @@
 // with Retry-After and RateLimit-* headers; each app has its own budget; with REDIS_URL two
 // server instances share one budget.
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAppRateLimit } from '../../src/http/app-rate-limit.ts';
 import type { Principal } from '../../src/http/authentication.ts';
 import { registerErrorHandling } from '../../src/http/error-handler.ts';
+import { REDIS_URL, redisAnswers } from '../support/redis.ts';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 async function createApp(api: TestApi, tenant: TestTenant, type: number) {
   const response = await api.call({
@@ -67,23 +65,6 @@ describe('per-app rate limits', () => {
     }
   });
 });
-
-/** Redis answers here (CI machines run one); a machine without it skips the shared-budget case. */
-async function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(Number(new URL(REDIS_URL).port || 6379), new URL(REDIS_URL).hostname);
-    socket.setTimeout(1_000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 describe.skipIf(!(await redisAnswers()))('per-app rate limits shared through Redis', () => {
   const instances: FastifyInstance[] = [];

@@ -5,14 +5,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { LightMyRequestResponse } from 'fastify';
+import { startS3rver, type S3rver } from '../../support/s3-server.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 import { expectStatus } from '../catalog/catalog-fixtures.ts';
-
-const S3RVER_SCRIPT = path.resolve(import.meta.dirname, '../../support/s3rver-process.ts');
 
 export type StoreKind = 'disk' | 's3';
 export const STORE_KINDS: StoreKind[] = ['disk', 's3'];
@@ -41,15 +37,11 @@ export async function startStorageApi(
   env: Record<string, string> = {},
 ): Promise<StorageTestApi> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-storage-'));
-  let s3: ChildProcess | undefined;
+  let s3: S3rver | undefined;
   const settings: Record<string, string> = { DATA_DIR: dataDir, ...env };
   if (kind === 's3') {
-    s3 = spawn(process.execPath, [S3RVER_SCRIPT, path.join(dataDir, 's3rver'), 'omni-assets'], {
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    const [line] = (await once(createInterface({ input: s3.stdout! }), 'line')) as [string];
-    const { port } = JSON.parse(line) as { port: number };
-    settings.S3_URL = `http://S3RVER:S3RVER@127.0.0.1:${port}/omni-assets?region=us-east-1`;
+    s3 = await startS3rver(path.join(dataDir, 's3rver'));
+    settings.S3_URL = s3.url;
   }
   const api = await startTestApi(settings);
   const store = api.services.storage.store;
@@ -62,10 +54,7 @@ export async function startStorageApi(
     hasBlob: (sha256: string) => store.has(sha256),
     close: async () => {
       await close();
-      if (s3 && s3.exitCode === null) {
-        s3.kill('SIGTERM');
-        await once(s3, 'exit');
-      }
+      await s3?.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   });
