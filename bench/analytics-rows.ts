@@ -68,7 +68,7 @@ export function multiRowInsert(tenantId: number, rows: unknown[][]): [string, un
   const values = rows.map((row) => {
     const base = params.length;
     params.push(tenantId, ...row);
-    return `($${base + 1},$${base + 2},$${base + 3},$${base + 4},$${base + 5},$${base + 6},$${base + 7}::jsonb)`;
+    return `($${base + 1},$${base + 2},$${base + 3},$${base + 4},$${base + 5},$${base + 6},$${base + 7}::json)`;
   });
   return [
     `insert into analytics_logs (tenant_id, counter, created_at, item_id, store_id, physical_device_id, record) values ${values.join(',')}`,

@@ -30,7 +30,7 @@ try {
       `insert into analytics_logs (tenant_id, counter, created_at, item_id, store_id, physical_device_id, record)
        select $1, 9, $2::timestamptz + g * interval '${STEP_MS} milliseconds', 1 + g % 5000, 1 + g % 12,
               'kiosk-' || (g % 50),
-              jsonb_build_object('ItemId', 1 + g % 5000, 'ItemTitle', 'Item ' || (1 + g % 5000),
+              json_build_object('ItemId', 1 + g % 5000, 'ItemTitle', 'Item ' || (1 + g % 5000),
                                  'BrandId', 1 + g % 40, 'CategoryId', 1 + g % 90,
                                  'StoreId', 1 + g % 12, 'PhysicalDeviceId', 'kiosk-' || (g % 50))
          from generate_series($3::int, $4::int) g`,

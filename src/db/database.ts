@@ -15,6 +15,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
+import { from as copyStreamFrom } from 'pg-copy-streams';
 import { acquireDataDirLock } from './embedded-lock.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 
@@ -50,6 +51,12 @@ export interface DatabaseHandle extends RawSql {
   execRows(script: string): Promise<unknown[]>;
   db: Database;
   rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
+  /**
+   * Bulk-loads rows in binary COPY format (binary-copy.ts) into `target`, a table with its
+   * column list, as one statement (its own transaction, committed when this resolves).
+   * Answers the rows loaded.
+   */
+  copyFrom(target: string, data: Uint8Array): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -99,6 +106,13 @@ export function wrapPglite(
           },
         }),
       );
+    },
+    async copyFrom(target: string, data: Uint8Array) {
+      // PGlite has no COPY stream; it reads COPY data from the /dev/blob device instead.
+      const result = await client.query(`copy ${target} from '/dev/blob' (format binary)`, [], {
+        blob: new Blob([data]),
+      });
+      return result.affectedRows ?? 0;
     },
     async close() {
       if (!client.closed) await client.close();
@@ -156,6 +170,26 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
       }
       client.release();
       return result;
+    },
+    async copyFrom(target: string, data: Uint8Array) {
+      const client = await pool.connect();
+      let failure: Error | undefined;
+      try {
+        const stream = client.query(copyStreamFrom(`copy ${target} from stdin (format binary)`));
+        // 'finish' comes after the server's ReadyForQuery, i.e. once the COPY has committed.
+        await new Promise<void>((resolve, reject) => {
+          stream.on('error', reject);
+          stream.on('finish', resolve);
+          stream.end(data);
+        });
+        return stream.rowCount;
+      } catch (error) {
+        failure = error as Error;
+        throw error;
+      } finally {
+        // A connection whose COPY failed half-way is not trusted back into the pool.
+        client.release(failure);
+      }
     },
     async close() {
       await pool.end();

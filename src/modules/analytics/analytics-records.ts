@@ -49,7 +49,9 @@ function fieldProblem(spec: FieldSpec, value: unknown): string | undefined {
     case 'text': {
       const max = spec.type === 'text' ? MAX_TEXT : MAX_STRING;
       if (typeof value !== 'string') return 'must be a string';
-      return value.length <= max ? undefined : `must be at most ${max} characters`;
+      if (value.length > max) return `must be at most ${max} characters`;
+      // PostgreSQL text cannot hold NUL; refused here rather than failing the whole batch's COPY.
+      return value.includes('\0') ? 'must not contain NUL characters' : undefined;
     }
     case 'intArray':
       if (!Array.isArray(value) || value.length > 1000) return 'must be an array of integers';
@@ -69,10 +71,83 @@ function fieldProblem(spec: FieldSpec, value: unknown): string | undefined {
   }
 }
 
-function parseCreatedDate(value: unknown, now: number): Date | string {
+/** Per counter: its fields by name, and the required ones. */
+const FIELD_INDEX = new Map<
+  CounterSpec,
+  { byName: Map<string, FieldSpec>; required: FieldSpec[] }
+>();
+
+function indexOf(counter: CounterSpec) {
+  let index = FIELD_INDEX.get(counter);
+  if (!index) {
+    index = {
+      byName: new Map(counter.fields.map((spec) => [spec.name, spec])),
+      required: counter.fields.filter((spec) => spec.required),
+    };
+    FIELD_INDEX.set(counter, index);
+  }
+  return index;
+}
+
+/**
+ * The record's non-null fields when every field is valid, else undefined. One pass over the
+ * fields the client sent (usually a handful of the counter's 10-25).
+ */
+function validRecord(
+  counter: CounterSpec,
+  input: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const { byName, required } = indexOf(counter);
+  const record: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) {
+    if (key === 'Counter' || key === 'CreatedDate') continue;
+    const spec = byName.get(key);
+    if (!spec) return undefined;
+    const value = input[key];
+    if (value === null || value === undefined) continue;
+    if (fieldProblem(spec, value)) return undefined;
+    record[key] = value;
+  }
+  for (const spec of required) if (record[spec.name] === undefined) return undefined;
+  return record;
+}
+
+/** Every problem of an invalid record, in the counter's field order, then its unknown fields. */
+function reportProblems(
+  counter: CounterSpec,
+  input: Record<string, unknown>,
+  fail: (field: string, message: string) => void,
+): void {
+  const { byName } = indexOf(counter);
+  for (const spec of counter.fields) {
+    const value = input[spec.name] === undefined ? null : input[spec.name];
+    const problem = fieldProblem(spec, value);
+    if (problem) fail(spec.name, problem);
+  }
+  for (const key of Object.keys(input))
+    if (key !== 'Counter' && key !== 'CreatedDate' && !byName.has(key))
+      fail(key, `is not a field of ${counter.name} records`);
+}
+
+function parseCreatedDate(
+  value: unknown,
+  now: number,
+  seen: Map<string, Date | string>,
+): Date | string {
   if (value === undefined || value === null) return new Date(now);
-  if (typeof value !== 'string' || !DATE_TIME.test(value))
-    return 'must be an ISO 8601 date-time with a zone (Z or an offset)';
+  // A batch's records often share their timestamp text.
+  if (typeof value === 'string') {
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    const parsed = parseDateText(value, now);
+    if (seen.size < 1000) seen.set(value, parsed);
+    return parsed;
+  }
+  return 'must be an ISO 8601 date-time with a zone (Z or an offset)';
+}
+
+function parseDateText(value: string, now: number): Date | string {
+  if (!DATE_TIME.test(value)) return 'must be an ISO 8601 date-time with a zone (Z or an offset)';
   const date = new Date(value);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1900) return 'is not a valid date';
   if (date.getTime() > now + CLOCK_SKEW_MS) return 'may not be in the future';
@@ -93,6 +168,7 @@ export function prepareBatch(
   const fail = (index: number, field: string, message: string) => {
     if (errors.length < 100) errors.push({ Field: `[${index}].${field}`, Message: message });
   };
+  const dates = new Map<string, Date | string>();
   for (let index = 0; index < body.length; index++) {
     const raw = body[index];
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -116,30 +192,14 @@ export function prepareBatch(
       );
       continue;
     }
-    const record: Record<string, unknown> = {};
-    let ok = true;
-    const known = new Set(['Counter', 'CreatedDate']);
-    for (const spec of counter.fields) {
-      known.add(spec.name);
-      const value = input[spec.name] === undefined ? null : input[spec.name];
-      const problem = fieldProblem(spec, value);
-      if (problem) {
-        fail(index, spec.name, problem);
-        ok = false;
-      } else if (value !== null) record[spec.name] = value;
+    const createdAt = parseCreatedDate(input.CreatedDate, now, dates);
+    const record = validRecord(counter, input);
+    if (!record || typeof createdAt === 'string') {
+      // Only a failing record pays for the full pass that names each of its problems.
+      reportProblems(counter, input, (field, message) => fail(index, field, message));
+      if (typeof createdAt === 'string') fail(index, 'CreatedDate', createdAt);
+      continue;
     }
-    for (const key of Object.keys(input)) {
-      if (!known.has(key)) {
-        fail(index, key, `is not a field of ${counter.name} records`);
-        ok = false;
-      }
-    }
-    const createdAt = parseCreatedDate(input.CreatedDate, now);
-    if (typeof createdAt === 'string') {
-      fail(index, 'CreatedDate', createdAt);
-      ok = false;
-    }
-    if (!ok || typeof createdAt === 'string') continue;
     if (stamp) {
       record.PhysicalDeviceId = stamp.PhysicalDeviceId;
       record.PhysicalDeviceDescription = stamp.PhysicalDeviceDescription;

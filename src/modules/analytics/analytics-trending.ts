@@ -112,7 +112,7 @@ export class TrendingService {
       if (codes.length === 0) return 0;
       const latest = (field: string) =>
         `(array_agg(record->'${field}' order by created_at desc, id desc)
-            filter (where record->'${field}' is not null and record->'${field}' <> 'null'))[1]`;
+            filter (where record->>'${field}' is not null))[1]`;
       const rows = await sql.query<{ n: number }>(
         `with weights as (select * from unnest($2::int2[], $3::float8[]) as w(counter, impact)),
          actions as (

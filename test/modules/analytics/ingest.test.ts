@@ -140,6 +140,45 @@ describe('POST /analytics/logs: validation', () => {
     ).toBe(202);
   });
 
+  it('refuses NUL characters in text fields (PostgreSQL text cannot hold them) by index and field', async () => {
+    const view = { Counter: 'ItemView', ItemId: 1, CreatedDate: '2025-09-01T00:00:00Z' };
+    expectError(
+      await ingest(api, acme, [view, { ...view, PhysicalDeviceId: 'kiosk\u00001' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[1].PhysicalDeviceId',
+    );
+    expectError(
+      await ingest(api, acme, [{ ...view, ItemTitle: 'a\u0000b' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[0].ItemTitle',
+    );
+  });
+
+  it('stores tabs, newlines, backslashes, quotes, non-ASCII text and dates before 2000 as sent', async () => {
+    const day = '1999-12-31';
+    const awkward = {
+      Counter: 'ItemView',
+      ItemId: 2_147_483_647,
+      ItemTitle: 'tab\tnew\nline \\N back\\slash "quoted" çay 茶 🍵',
+      PhysicalDeviceId: 'kiosk\t\\N\n1',
+      StoreId: -2_147_483_648,
+      CreatedDate: `${day}T23:59:59.999Z`,
+    };
+    await ingestOk(api, acme, [awkward]);
+    const page = await logsOk(api, acme, 'ItemView', `OADate=${oaDate(day)}`);
+    const { Counter: _c, ...fields } = awkward;
+    expect(page.Logs).toEqual([expect.objectContaining(fields)]);
+    const byDevice = await logsOk(
+      api,
+      acme,
+      'ItemView',
+      `OADate=${oaDate(day)}&physicalDeviceId=${encodeURIComponent(awkward.PhysicalDeviceId)}&storeId=-2147483648&itemId=2147483647`,
+    );
+    expect(byDevice.Logs).toHaveLength(1);
+  });
+
   it('is all or nothing: one bad record stores none of the batch', async () => {
     const day = '2025-11-05';
     const good = { Counter: 'ItemLike', RelatedItemId: 5, CreatedDate: `${day}T10:00:00Z` };

@@ -1,0 +1,86 @@
+// Migration 0070 (record json instead of jsonb, the tenant cascade as a statement trigger):
+// records stored before it read back unchanged, and deleting a tenant still deletes its logs.
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  PGLITE_EXTENSIONS,
+  wrapPglite,
+  wrapPool,
+  type DatabaseHandle,
+} from '../../../src/db/database.ts';
+import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
+import { databaseUrlFor } from '../../support/global-setup.ts';
+
+const source = inject('testDatabase');
+const emptyName = `omni_empty_${randomBytes(6).toString('hex')}`;
+let database: DatabaseHandle;
+
+beforeAll(async () => {
+  if (source.engine === 'pglite') {
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    await client.waitReady;
+    database = wrapPglite(client);
+    return;
+  }
+  const admin = new pg.Client({ connectionString: source.url });
+  await admin.connect();
+  await admin.query(`create database ${emptyName} template template0`);
+  await admin.end();
+  const url = databaseUrlFor(source.url, emptyName);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {});
+  database = wrapPool(pool, url);
+});
+
+afterAll(async () => {
+  await database.close();
+  if (source.engine !== 'postgres') return;
+  const admin = new pg.Client({ connectionString: source.url });
+  await admin.connect();
+  await admin.query(`drop database if exists ${emptyName} with (force)`);
+  await admin.end();
+});
+
+describe('migration 0070_analytics_lean_rows', () => {
+  it('keeps records stored before it readable and the tenant cascade working', async () => {
+    const all = await bundledMigrations();
+    await migrate(
+      database,
+      all.filter((m) => m.version < '0070'),
+    );
+    const [kept, dropped] = await database.query<{ id: number }>(
+      "insert into tenants (name) values ('kept'), ('dropped') returning id",
+    );
+    const record = {
+      ItemId: 7,
+      ItemTitle: 'Tea "green"\\',
+      PhysicalDeviceId: 'kiosk-1',
+      Tags: [1, 2],
+    };
+    for (const tenant of [kept!, dropped!])
+      await database.query(
+        `insert into analytics_logs (tenant_id, counter, created_at, item_id, record)
+         values ($1, 9, '2024-02-03T04:05:06Z', 7, $2::jsonb)`,
+        [tenant.id, JSON.stringify(record)],
+      );
+
+    expect(await migrate(database, all)).toContain('0070_analytics_lean_rows');
+
+    const rows = await database.query<{ tenant_id: number; record: unknown; type: string }>(
+      `select tenant_id, record, pg_typeof(record)::text as type from analytics_logs
+        order by tenant_id`,
+    );
+    expect(rows).toEqual([
+      { tenant_id: kept!.id, record, type: 'json' },
+      { tenant_id: dropped!.id, record, type: 'json' },
+    ]);
+
+    await database.query("delete from tenants where name = 'dropped'");
+    const left = await database.query<{ tenant_id: number }>(
+      'select tenant_id from analytics_logs',
+    );
+    expect(left).toEqual([{ tenant_id: kept!.id }]);
+  });
+});
