@@ -46,7 +46,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     const id = request.principal.deviceId;
     if (id === undefined) throw identityTokenRequired();
     const device = await physicalDevices.find(request.tenant.id, id);
-    if (!device) throw deviceGone();
+    if (!device || device.generation !== request.principal.deviceGeneration) throw deviceGone();
     return { id, storeId: device.storeId };
   };
   const checkFilter = (filter: LogicalDeviceFilter) => {
