@@ -39,11 +39,12 @@ const POINT = (lat: string, lon: string) => `cube(array[
 
 /**
  * CTEs ending in `store`: the tenant's ($1) nearest store to latitude $2, longitude $3 within the
- * chord $4 (geo.ts), ties by lowest id. The GiST index answers the nearest chord (KNN, `<->`,
- * a few index pages read); a second index search, in the box of that chord around the point,
- * collects the stores at exactly that distance so that the lowest id wins (`ORDER BY distance,
- * id` would sort every store of the tenant instead). Both compare the stored points, never
- * recomputing one, and the second search only runs when the nearest is in range.
+ * chord $4 (geo.ts), ties by lowest id; no row when none is in range. The GiST index answers the
+ * nearest chord (KNN, `<->`, a few index pages); a second search of the same index, in the box
+ * of that chord around the point, collects the stores at exactly that distance so that the
+ * lowest id wins (`ORDER BY distance, id` would sort every store of the tenant instead). It
+ * runs only when the nearest is in range, and behind `offset 0` so that the planner cannot turn
+ * `min(id)` into a walk of the primary key filtered by distance (100k rows).
  */
 export const NEAREST_STORE = `with center as materialized (select ${POINT('$2::float8', '$3::float8')} as p),
   nearest as materialized (
@@ -53,11 +54,14 @@ export const NEAREST_STORE = `with center as materialized (select ${POINT('$2::f
      order by s.point <-> (select p from center)
      limit 1),
   store as materialized (
-    select s.id from stores s, center c, nearest n
-     where s.tenant_id = $1 and n.d <= $4::float8
-       and s.point <@ cube_enlarge(c.p, n.d * (1 + 1e-9) + 1e-3, 3)
-       and s.point <-> c.p <= n.d
-     order by s.id limit 1)`;
+    select min(tie.id) as id from (
+      select s.id from stores s
+       where s.tenant_id = $1
+         and (select d from nearest) <= $4::float8
+         and s.point <@ cube_enlarge((select p from center), (select d from nearest) * (1 + 1e-9) + 1e-3, 3)
+         and s.point <-> (select p from center) <= (select d from nearest)
+      offset 0) tie
+    having count(*) > 0)`;
 
 export interface Versioned<T> {
   value: T;
