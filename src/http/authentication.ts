@@ -15,6 +15,8 @@ export interface Principal {
   expiresAt: number;
   /** The physical device an identity token is bound to. */
   deviceId?: string;
+  /** Which incarnation of that device id (its row's generation) the token was issued to. */
+  deviceGeneration?: string;
 }
 
 export class InvalidTokenError extends Error {}

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ifMatch, setEtag } from '../../http/etag.ts';
+import { sendJsonText } from '../../http/json-text.ts';
 import { DataEnvelope, inDataEnvelope } from '../../http/paging.ts';
 import {
   deviceGone,
@@ -46,7 +47,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     const id = request.principal.deviceId;
     if (id === undefined) throw identityTokenRequired();
     const device = await physicalDevices.find(request.tenant.id, id);
-    if (!device) throw deviceGone();
+    if (!device || device.generation !== request.principal.deviceGeneration) throw deviceGone();
     return { id, storeId: device.storeId };
   };
   const checkFilter = (filter: LogicalDeviceFilter) => {
@@ -189,19 +190,19 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         response: { 200: DeviceListData },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const point = parseLocation(request.params.location);
       if (!point) throw invalidLocation(request.params.location);
       const { searchDistance, ...filter } = request.query;
       checkFilter(filter);
-      const devices = await logicalDevices.listOfNearestStore(
+      const json = await logicalDevices.nearestStoreJson(
         request.tenant.id,
         point,
         searchDistance,
         filter,
       );
-      if (devices === undefined) throw noStoreInRange(searchDistance);
-      return inDataEnvelope(devices);
+      if (json === undefined) throw noStoreInRange(searchDistance);
+      return sendJsonText(reply, json);
     },
   );
 };

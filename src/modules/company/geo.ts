@@ -1,9 +1,10 @@
-// Distances for the nearest-store search. Stores are indexed by earthdistance's ll_to_earth: a
-// point on a sphere of earth() = 6378168 m in 3-D space (a cube), so the straight-line (chord)
-// distance between two such points grows with the great-circle distance between them, and a
-// GiST index finds the nearest by chord without scanning every store, across the antimeridian
-// and the poles alike. The great-circle distance itself is taken on the WGS84 mean radius
-// (6371008.8 m), so the search radius in kilometres is turned into the chord it corresponds to.
+// Distances for the nearest-store search. Stores are indexed by their point as earthdistance's
+// ll_to_earth gives it (stores.point): on a sphere of 6378168 m in 3-D space (a cube), so the
+// straight-line (chord) distance between two such points grows with the great-circle distance
+// between them, and a GiST index finds the nearest by chord without scanning every store,
+// across the antimeridian and the poles alike. The great-circle distance itself is taken on the
+// WGS84 mean radius (6371008.8 m), so the search radius in kilometres is turned into the chord
+// it corresponds to.
 
 /** earthdistance's earth(): the radius of the sphere ll_to_earth places points on. */
 export const CUBE_EARTH_RADIUS_M = 6_378_168;

@@ -117,11 +117,18 @@ export class PhysicalDeviceService {
     });
   }
 
-  /** The device as it is now (a primary-key lookup on every identity-token request). */
-  async find(tenantId: number, id: string): Promise<{ storeId: number | null } | undefined> {
-    const [row] = await this.db.prepared<{ storeId: number | null }>(
+  /**
+   * The device as it is now (a primary-key lookup on every identity-token request), with the
+   * generation of its row: a device deleted and made again under the same id has another.
+   */
+  async find(
+    tenantId: number,
+    id: string,
+  ): Promise<{ storeId: number | null; generation: string } | undefined> {
+    const [row] = await this.db.prepared<{ storeId: number | null; generation: string }>(
       'company_physical_device',
-      'select store_id as "storeId" from physical_devices where tenant_id = $1 and id = $2',
+      `select store_id as "storeId", generation::text as generation
+         from physical_devices where tenant_id = $1 and id = $2`,
       [tenantId, id],
     );
     return row;

@@ -31,25 +31,37 @@ const toStore = (row: StoreRow): Store => ({
   Location: { Longitude: row.longitude, Latitude: row.latitude },
 });
 
+/** A point on the sphere of geo.ts as stores.point holds it (0080_company_store_points.sql). */
+const POINT = (lat: string, lon: string) => `cube(array[
+    6378168 * cos(radians(${lat})) * cos(radians(${lon})),
+    6378168 * cos(radians(${lat})) * sin(radians(${lon})),
+    6378168 * sin(radians(${lat}))])`;
+
 /**
  * CTEs ending in `store`: the tenant's ($1) nearest store to latitude $2, longitude $3 within the
- * chord $4 (geo.ts), ties by lowest id. The GiST index answers the nearest chord (KNN, `<->`,
- * one index entry read); a second index search collects the stores at exactly that distance so
- * that the lowest id wins (earth_box takes a great-circle radius on earth(), hence sec_to_gc).
+ * chord $4 (geo.ts), ties by lowest id; no row when none is in range. The GiST index answers the
+ * nearest chord (KNN, `<->`, a few index pages); a second search of the same index, in the box
+ * of that chord around the point, collects the stores at exactly that distance so that the
+ * lowest id wins (`ORDER BY distance, id` would sort every store of the tenant instead). It
+ * runs only when the nearest is in range, and behind `offset 0` so that the planner cannot turn
+ * `min(id)` into a walk of the primary key filtered by distance (100k rows).
  */
-export const NEAREST_STORE = `with center as materialized (select ll_to_earth($2::float8, $3::float8) as p),
+export const NEAREST_STORE = `with center as materialized (select ${POINT('$2::float8', '$3::float8')} as p),
   nearest as materialized (
-    select ll_to_earth(s.latitude, s.longitude) <-> c.p as d
-      from stores s, center c
+    select s.point <-> (select p from center) as d
+      from stores s
      where s.tenant_id = $1
-     order by ll_to_earth(s.latitude, s.longitude) <-> (select p from center)
+     order by s.point <-> (select p from center)
      limit 1),
   store as materialized (
-    select s.id from stores s, center c, nearest n
-     where s.tenant_id = $1 and n.d <= $4::float8
-       and ll_to_earth(s.latitude, s.longitude) <@ earth_box(c.p, sec_to_gc(n.d) * (1 + 1e-9) + 1e-3)
-       and ll_to_earth(s.latitude, s.longitude) <-> c.p <= n.d
-     order by s.id limit 1)`;
+    select min(tie.id) as id from (
+      select s.id from stores s
+       where s.tenant_id = $1
+         and (select d from nearest) <= $4::float8
+         and s.point <@ cube_enlarge((select p from center), (select d from nearest) * (1 + 1e-9) + 1e-3, 3)
+         and s.point <-> (select p from center) <= (select d from nearest)
+      offset 0) tie
+    having count(*) > 0)`;
 
 export interface Versioned<T> {
   value: T;

@@ -1,6 +1,7 @@
 // Identity tokens (contract §3): tokens bound to a registered physical device (`dev`). The
 // device is looked up live on every request such a token makes, so a device deleted since the
 // token was issued makes its tokens invalid (401) at once, on every route and every instance.
+// A device made again under the same id has another generation, so it does not revive them.
 import type { Principal, TokenVerifier } from '../../http/authentication.ts';
 import { InvalidTokenError } from '../../http/authentication.ts';
 import type { RequestTenant } from '../../http/tenant-host.ts';
@@ -9,7 +10,7 @@ import type { RequestTenant } from '../../http/tenant-host.ts';
 export type PhysicalDeviceLookup = (
   tenantId: number,
   deviceId: string,
-) => Promise<{ storeId: number | null } | undefined>;
+) => Promise<{ storeId: number | null; generation: string } | undefined>;
 
 /** Wraps the token verifier: identity tokens also need their device to exist. */
 export class DeviceBoundVerifier implements TokenVerifier {
@@ -24,7 +25,8 @@ export class DeviceBoundVerifier implements TokenVerifier {
     const principal = await this.tokens.verify(token, tenant);
     if (principal.deviceId !== undefined) {
       const device = await this.physicalDevice(principal.tenantId, principal.deviceId);
-      if (!device)
+      // A token without a generation predates it and cannot be told from one of a deleted device.
+      if (!device || device.generation !== principal.deviceGeneration)
         throw new InvalidTokenError('The physical device of this identity token no longer exists.');
     }
     return principal;

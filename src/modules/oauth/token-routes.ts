@@ -191,15 +191,16 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
         }
         scopes = ALL_SCOPES.filter((s) => requested.includes(s));
       }
+      let device: { id: string; generation: string } | undefined;
       if (body.physical_device_id !== undefined) {
         if (!type.identityTokens) {
           throw oauthErrors.noIdentityTokens();
         }
-        if (!(await physicalDevice(request.tenant.id, body.physical_device_id))) {
-          throw oauthErrors.unknownPhysicalDevice(body.physical_device_id);
-        }
+        const found = await physicalDevice(request.tenant.id, body.physical_device_id);
+        if (!found) throw oauthErrors.unknownPhysicalDevice(body.physical_device_id);
+        device = { id: body.physical_device_id, generation: found.generation };
       }
-      const issued = await tokens.issue(request.tenant, client, scopes, body.physical_device_id);
+      const issued = await tokens.issue(request.tenant, client, scopes, device);
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       return {
         access_token: issued.accessToken,

@@ -33,6 +33,8 @@ interface TokenClaims extends JWTPayload {
   scope: string;
   ver: number;
   dev?: string;
+  /** The generation of the `dev` device row the token was issued to. */
+  dvg?: string;
 }
 
 interface CachedToken {
@@ -114,14 +116,14 @@ export class TokenService implements TokenVerifier {
     tenant: { id: number; baseUrl: string },
     app: { id: string; secretVersion: number },
     scopes: readonly Scope[],
-    deviceId?: string,
+    device?: { id: string; generation: string },
   ): Promise<IssuedToken> {
     const { kid, key } = this.keys.signingKey();
     const scope = scopes.join(' ');
     const claims: TokenClaims = {
       scope,
       ver: app.secretVersion,
-      ...(deviceId ? { dev: deviceId } : {}),
+      ...(device ? { dev: device.id, dvg: device.generation } : {}),
     };
     const accessToken = await new SignJWT(claims)
       .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'at+jwt' })
@@ -228,6 +230,7 @@ export class TokenService implements TokenVerifier {
       jti,
       expiresAt: claims.exp! * 1000,
       ...(claims.dev ? { deviceId: claims.dev } : {}),
+      ...(typeof claims.dvg === 'string' ? { deviceGeneration: claims.dvg } : {}),
     };
   }
 

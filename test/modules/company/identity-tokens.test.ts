@@ -15,6 +15,7 @@ import {
   identityToken,
   requestIdentityToken,
   type LogicalDeviceJson,
+  uniqueId,
 } from './company-fixtures.ts';
 
 let api: TestApi;
@@ -99,6 +100,43 @@ describe('identity tokens of a deleted device', () => {
       body: { DeviceId: 'after-delete', Description: 'x' },
     });
     expectError(register, 401);
+  });
+});
+
+describe('identity tokens of a device deleted and made again under the same id', () => {
+  it('stay refused (401) while a token issued to the new device works', async () => {
+    const store = await createStore(api, acme);
+    const { app, token, physicalDeviceId } = await deviceInStore(api, acme, store.Id);
+    expectStatus(
+      await api.call({ url: '/company/stores/logicaldevices', tenant: acme, token }),
+      200,
+    );
+    expectStatus(
+      await api.call({
+        method: 'DELETE',
+        url: `${MANAGEMENT}/physicaldevices/${physicalDeviceId}`,
+        tenant: acme,
+      }),
+      204,
+    );
+    await createPhysicalDevice(api, acme, store.Id, physicalDeviceId);
+    for (const url of ['/company/stores/logicaldevices', '/company/devicetypes']) {
+      const response = await api.call({ url, tenant: acme, token });
+      expectError(response, 401, 'InvalidToken');
+    }
+    const register = await api.call({
+      method: 'POST',
+      url: '/company/logicaldevices',
+      tenant: acme,
+      token,
+      body: { DeviceId: uniqueId('ld'), Description: 'x' },
+    });
+    expectError(register, 401, 'InvalidToken');
+    const fresh = await identityToken(api, acme, app, physicalDeviceId);
+    expectStatus(
+      await api.call({ url: '/company/stores/logicaldevices', tenant: acme, token: fresh }),
+      200,
+    );
   });
 });
 

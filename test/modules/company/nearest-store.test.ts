@@ -12,6 +12,7 @@ import {
   createStore,
   expectError,
   expectStatus,
+  MANAGEMENT,
   type LogicalDeviceJson,
 } from './company-fixtures.ts';
 
@@ -201,6 +202,46 @@ describe('GET /company/stores/{longitude};{latitude}/logicaldevices', () => {
     );
     expect(response.json()).toEqual({ Data: [tagged] });
     expect(await devicesNear(tenant, '5;5', '?metadataKey=screen&metadataValue=small')).toEqual([]);
+  });
+
+  it('answers each device as the management routes show it, with or without Metadata', async () => {
+    const tenant = await api.createTenant(`geo${++tenantCount}`);
+    const store = await createStore(api, tenant, 7, 7);
+    const physical = await createPhysicalDevice(api, tenant, store.Id);
+    const kiosk = await createDeviceType(api, tenant, 'Kiosk "ğüşiöç" €');
+    const dated = await createLogicalDevice(api, tenant, physical.DeviceId, {
+      Description: 'Ekran "büyük" \\ ışık',
+      DeviceTypeId: kiosk.Id,
+      ExpirationDate: '2999-01-02T03:04:05.678Z',
+      Metadata: [
+        { Key: 'z', Value: 'ş' },
+        { Key: 'a', Value: '"quoted"' },
+      ],
+    });
+    const plain = await createLogicalDevice(api, tenant, physical.DeviceId);
+    const shown = async (deviceId: string) => {
+      const response = await api.call({
+        url: `${MANAGEMENT}/physicaldevices/${physical.DeviceId}/devices/${deviceId}`,
+        tenant,
+      });
+      expectStatus(response, 200);
+      return response.json<LogicalDeviceJson>();
+    };
+    const expected = [await shown(dated.DeviceId), await shown(plain.DeviceId)].sort((a, b) =>
+      a.DeviceId < b.DeviceId ? -1 : 1,
+    );
+    expect(expected.find((d) => d.DeviceId === dated.DeviceId)).toMatchObject({
+      ExpirationDate: '2999-01-02T03:04:05.678Z',
+      DeviceTypeDescription: 'Kiosk "ğüşiöç" €',
+    });
+    const withMetadata = await near(tenant, '7;7', '?includeMetadata=true');
+    expectStatus(withMetadata, 200);
+    expect(withMetadata.headers['content-type']).toMatch(/^application\/json/);
+    expect(withMetadata.json()).toEqual({ Data: expected });
+    const without = await near(tenant, '7;7');
+    expect(without.json()).toEqual({
+      Data: expected.map(({ Metadata: _metadata, ...device }) => device),
+    });
   });
 
   it('works with any public token; tenants see only their own stores', async () => {
