@@ -7,12 +7,13 @@
 --   * facet_tag_ids: the item's tag ids.
 --   * facet_value_ids: its dynamic attribute value ids (a value belongs to one type).
 --   * facet_price_type_ids / facet_prices: per price type (same order), what the customer pays,
---     coalesce(discount_price, normal_price).
+--     coalesce(discount_price, normal_price), as float8 (what the navigation shows; min and max
+--     of float8 are cheaper than of numeric, and the conversion keeps the order).
 alter table items
   add column facet_tag_ids integer[] not null default '{}',
   add column facet_value_ids integer[] not null default '{}',
   add column facet_price_type_ids integer[] not null default '{}',
-  add column facet_prices numeric(14, 4)[] not null default '{}';
+  add column facet_prices float8[] not null default '{}';
 
 create or replace function items_build_document() returns trigger language plpgsql as $$
 begin
@@ -22,7 +23,7 @@ begin
   new.facet_value_ids := array(select value_id from item_attributes
                                 where tenant_id = new.tenant_id and item_id = new.id order by type_id);
   select coalesce(array_agg(price_type_id order by price_type_id), '{}'),
-         coalesce(array_agg(coalesce(discount_price, normal_price) order by price_type_id), '{}')
+         coalesce(array_agg(coalesce(discount_price, normal_price)::float8 order by price_type_id), '{}')
     into new.facet_price_type_ids, new.facet_prices
     from item_prices where tenant_id = new.tenant_id and item_id = new.id;
   return new;

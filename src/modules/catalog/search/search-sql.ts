@@ -205,7 +205,7 @@ const STATIC_NAVIGATION = `(select json_build_object(
                     group by t.tag_id) x
              join tags g on g.tenant_id = $1 and g.id = x.tag_id),
   'PriceRanges', (select coalesce(json_agg(json_build_object('PriceTypeId', t.id, 'PriceTypeSymbol', t.symbol,
-                          'Min', x.low::float8, 'Max', x.high::float8) order by t.id), '[]')
+                          'Min', x.low, 'Max', x.high) order by t.id), '[]')
                     from (select p.price_type_id, min(p.price) as low, max(p.price) as high
                             from matches m, unnest(m.facet_price_type_ids, m.facet_prices) as p (price_type_id, price)
                            group by p.price_type_id) x
