@@ -3,6 +3,10 @@
 // words in most items, most words rare), 20 categories in 3 levels, 200 brands, 30 tags, two
 // price types and 5 attribute types. Two planted words give the scenarios known selectivities:
 // "lantern" in 1% of the items (a description word) and "classic" in 30% (a title word).
+// Set-based: each batch of 10k items is a few INSERT … SELECT statements, and each item row is
+// written once, its document and facet arrays built by the items trigger exactly as for an API
+// write (checked: a seeded item and the same input POSTed through the API read back equal).
+// BENCH_SEARCH_SEED_WORKERS (default 2) batches run at once, each on its own connection.
 // Usage: node bench/search-seed.ts <tenant>   (same DATA_DIR / DATABASE_URL as the server)
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -167,7 +171,8 @@ try {
       // item's attributes through (tenant_id, type_id), i.e. all the tenant's attributes for
       // each item built: quadratic in the batch. Statistics that see the first batches' rows
       // (ANALYZE counts this transaction's own) keep the documents on the primary keys.
-      if (first <= WORKERS * BATCH) await sql.exec('analyze item_prices, item_attributes, item_tags');
+      if (first <= WORKERS * BATCH)
+        await sql.exec('analyze item_prices, item_attributes, item_tags');
       await sql.query(
         `insert into items (tenant_id, id, sku, name, title, model, short_description, long_description,
                             category_id, brand_id, item_status_id, in_stock, rating, date_added)
