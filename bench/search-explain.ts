@@ -1,5 +1,5 @@
 // Prints EXPLAIN ANALYZE of the search scenarios' statements on a seeded tenant (for
-// docs/design.md "Search"). Usage: node bench/search-explain.ts <tenant>
+// docs/search-plans.md). Usage: [EXPLAIN_RUNS=7] node bench/search-explain.ts <tenant>
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { buildSearch, type SearchCriteria } from '../src/modules/catalog/search/search-sql.ts';
@@ -42,14 +42,32 @@ try {
       { order: 'title', skip: 5000, staticNavigation: false, dynamicNavigation: false },
     ],
   ];
+  // On a busy host one plan's times are noise: the execution time is also given as the minimum
+  // and median of RUNS executions (EXPLAIN ANALYZE without per-node timing).
+  const RUNS = Number(process.env.EXPLAIN_RUNS ?? 7);
   for (const [name, criteria] of scenarios) {
     const statement = buildSearch({ ...base, ...criteria });
     await database.query(statement.sql, statement.params); // warm
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const rows = await database.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, timing off) ${statement.sql}`,
+        statement.params,
+      );
+      times.push(Number(/Execution Time: ([\d.]+)/.exec(rows.at(-1)!['QUERY PLAN'])![1]));
+    }
+    times.sort((a, b) => a - b);
     const plan = await database.query<{ 'QUERY PLAN': string }>(
       `explain (analyze, costs off, timing on) ${statement.sql}`,
       statement.params,
     );
-    console.log(`### ${name}\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`);
+    console.log(
+      `### ${name}\n\nExecution time over ${RUNS} runs: min ${times[0]!.toFixed(1)} ms, median ${times[
+        Math.floor(RUNS / 2)
+      ]!.toFixed(
+        1,
+      )} ms. One run's plan:\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`,
+    );
   }
 } finally {
   await database.close();
