@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { withBodies } from './autocannon-bodies.ts';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import {
   SERVER_SCENARIOS,
@@ -15,6 +16,7 @@ import {
   type Scenario,
   SEARCH_SCENARIOS,
 } from './scenarios.ts';
+import { STORAGE_BASELINES, STORAGE_SCENARIOS, type AssetSeed } from './storage-scenarios.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -116,21 +118,16 @@ async function measure(
   name: string,
   port: number,
   requests: autocannon.Request[],
+  dropBodies = false,
 ): Promise<Measured> {
   process.stderr.write(`measuring ${name} …\n`);
+  const run = (duration: number) =>
+    withBodies(!dropBodies, () =>
+      autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration, requests }),
+    );
   // A short warm-up lets the JIT and the database caches settle before the measured run.
-  await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: Math.min(3, DURATION),
-    requests,
-  });
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    requests,
-  });
+  await run(Math.min(3, DURATION));
+  const result = await run(DURATION);
   return {
     scenario: name,
     requestsPerSecond: Math.round(result.requests.average),
@@ -178,6 +175,7 @@ interface Seeded {
   minItemId: number;
   maxItemId: number;
   analytics?: AnalyticsSeed;
+  assets?: AssetSeed;
   search?: {
     tenantName: string;
     appId: string;
@@ -212,6 +210,9 @@ async function seed(dataDir: string): Promise<Seeded> {
   const analytics = analyticsSelected
     ? (JSON.parse(await runNode(['bench/analytics-seed.ts', tenantName], env)) as AnalyticsSeed)
     : undefined;
+  const assets = selectedScenarios.some((s) => STORAGE_SCENARIOS.includes(s))
+    ? (JSON.parse(await runNode(['bench/storage-seed.ts', tenantName], env)) as AssetSeed)
+    : undefined;
   const search = selectedScenarios.some((s) => SEARCH_SCENARIOS.includes(s))
     ? await seedSearch(`${tenantName}s`, env)
     : undefined;
@@ -221,6 +222,7 @@ async function seed(dataDir: string): Promise<Seeded> {
     port,
     tenantName,
     ...(analytics ? { analytics } : {}),
+    ...(assets ? { assets } : {}),
     appId: created.ApplicationId,
     secret: created.ApplicationSecret,
     ...seeded,
@@ -245,6 +247,26 @@ async function seedSearch(tenantName: string, env: NodeJS.ProcessEnv) {
     brandId: seeded.brandId,
     priceTypeId: seeded.priceTypeId,
   };
+}
+
+/** The baselines of the selected AssetUrl scenarios, on the bare server (asset-baseline.ts). */
+async function measureAssetBaselines(assets: AssetSeed): Promise<Measured[]> {
+  const baselines = STORAGE_BASELINES.filter((b) => selectedScenarios.some((s) => s.name === b.of));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['bench/asset-baseline.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), BENCH_ASSET_SEED: JSON.stringify(assets) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitFor(port, '/image', child);
+    const results: Measured[] = [];
+    for (const baseline of baselines)
+      results.push(await measure(baseline.name, port, baseline.requests(assets), true));
+    return results;
+  } finally {
+    await stop(child);
+  }
 }
 
 async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Measured[]> {
@@ -279,6 +301,7 @@ async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Mea
       minItemId: seeded.minItemId,
       maxItemId: seeded.maxItemId,
       ...(seeded.analytics ? { analytics: seeded.analytics } : {}),
+      ...(seeded.assets ? { assets: seeded.assets } : {}),
       ...(seeded.search
         ? {
             search: {
@@ -296,7 +319,7 @@ async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Mea
     };
     const results: Measured[] = [];
     for (const scenario of scenarios)
-      results.push(await measure(scenario.name, port, scenario.requests(ctx)));
+      results.push(await measure(scenario.name, port, scenario.requests(ctx), scenario.dropBodies));
     return results;
   } finally {
     await stop(child);
@@ -364,6 +387,7 @@ try {
           await runNode(['bench/analytics-baseline.ts', seeded.tenantName], seeded.env),
         ) as Measured,
       );
+    if (seeded.assets) server.push(...(await measureAssetBaselines(seeded.assets)));
     const idealAfter = await measureIdeal(idealDir);
     rounds.push(ratiosOf(meanOf(idealBefore, idealAfter), server));
     idealBefore = idealAfter;

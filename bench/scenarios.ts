@@ -3,6 +3,7 @@
 import type { Request as AutocannonRequest } from 'autocannon';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import { nearStorePath } from './company-stores.ts';
+import { STORAGE_SCENARIOS, type AssetSeed } from './storage-scenarios.ts';
 
 /** The search catalog's tenant: its host, a token of it, a brand and a price type of it. */
 export interface SearchContext {
@@ -23,12 +24,16 @@ export interface BenchContext {
   analytics?: AnalyticsSeed;
   /** The search catalog's tenant (see search-seed.ts), when a search scenario runs. */
   search?: SearchContext;
+  /** The AssetUrl scenarios' image and video (see storage-seed.ts), when one of them runs. */
+  assets?: AssetSeed;
 }
 
 export interface Scenario {
   name: string;
   /** Requests for autocannon (one entry, or a setupRequest that varies the path). */
   requests: (ctx: BenchContext) => AutocannonRequest[];
+  /** Large binary bodies: measured with autocannon dropping them (see autocannon-bodies.ts). */
+  dropBodies?: boolean;
   /** Target: req/s at least minRatio × the baseline's, or × another scenario's (relativeTo). */
   target?: (
     { baseline: 'health' | 'ideal'; minRatio: number } | { relativeTo: string; minRatio: number }
@@ -185,5 +190,6 @@ export const SERVER_SCENARIOS: Scenario[] = [
     ],
     target: { baseline: 'ideal', minRatio: 0.3, engines: POSTGRES_ONLY },
   },
+  ...STORAGE_SCENARIOS,
   ...SEARCH_SCENARIOS,
 ];

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
-import type { BlobStore, ByteRange } from './blob-store.ts';
+import { BlobMissingError, type BlobStore, type ByteRange } from './blob-store.ts';
 import type { AssetContent } from './asset-service.ts';
 import { rangeNotSatisfiable } from './storage-errors.ts';
 
@@ -46,15 +46,21 @@ export async function sendAssetContent(
     return reply.code(304).send();
   }
   const ranges = requestedRanges(request, etag, content.size);
+  const head = request.method === 'HEAD';
+  // The bytes of the whole or of one range, opened before the headers that describe them.
+  const single = ranges === undefined || ranges.length === 1;
+  const body =
+    head || !single || content.size === 0
+      ? undefined
+      : await open(reply, store, content, ranges?.[0] ?? { start: 0, end: content.size - 1 });
   reply
     .header('Accept-Ranges', 'bytes')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
     .header('Content-Disposition', contentDisposition(content.fileName));
-  const head = request.method === 'HEAD';
   if (ranges === undefined) {
     reply.code(200).header('Content-Type', content.mimeType).header('Content-Length', content.size);
-    return reply.send(head ? undefined : await store.read(content.sha256));
+    return reply.send(body);
   }
   if (ranges.length === 1) {
     const [range] = ranges as [ByteRange];
@@ -63,7 +69,7 @@ export async function sendAssetContent(
       .header('Content-Type', content.mimeType)
       .header('Content-Range', `bytes ${range.start}-${range.end}/${content.size}`)
       .header('Content-Length', range.end - range.start + 1);
-    return reply.send(head ? undefined : await store.read(content.sha256, range));
+    return reply.send(body);
   }
   const boundary = randomBytes(12).toString('hex');
   const partHeaders = ranges.map(
@@ -89,6 +95,24 @@ export async function sendAssetContent(
     yield Buffer.from(closing);
   }
   return reply.send(Readable.from(parts()));
+}
+
+/**
+ * Opens the bytes of a range. A blob gone since the lookup (BlobMissingError, which the route
+ * answers with 404) takes the caching headers with it: nothing may keep that answer.
+ */
+async function open(
+  reply: FastifyReply,
+  store: BlobStore,
+  content: AssetContent,
+  range: ByteRange,
+): Promise<Readable> {
+  try {
+    return await store.read(content.sha256, range);
+  } catch (error) {
+    if (error instanceof BlobMissingError) reply.removeHeader('ETag').removeHeader('Cache-Control');
+    throw error;
+  }
 }
 
 /**

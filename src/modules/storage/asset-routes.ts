@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { ifMatch, setEtag } from '../../http/etag.ts';
 import { ApiError } from '../../http/errors.ts';
 import { PagingQuery } from '../../http/paging.ts';
-import type { BlobStore } from './blob-store.ts';
+import { BlobMissingError, type BlobStore } from './blob-store.ts';
 import { sendAssetContent } from './asset-content.ts';
 import {
   Asset,
@@ -179,7 +179,14 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
       const { key } = request.params;
       const content = URL_KEY.test(key) ? await assets.content(request.tenant.id, key) : undefined;
       if (!content) throw assetContentNotFound();
-      return sendAssetContent(request, reply, store, content);
+      try {
+        return await sendAssetContent(request, reply, store, content);
+      } catch (error) {
+        if (!(error instanceof BlobMissingError)) throw error;
+        // Deleted (on another instance, within the lookup cache's seconds) and collected.
+        assets.forgetContent(request.tenant.id, key);
+        throw assetContentNotFound();
+      }
     },
   });
 };

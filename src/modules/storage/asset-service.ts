@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { translatingConstraints } from '../../http/constraint-errors.ts';
@@ -49,10 +50,20 @@ const FILE_NAME = /^[^\u0000-\u001f\u007f/\\]{1,256}$/;
 export const assetUrl = (baseUrl: string, urlKey: string) =>
   `${baseUrl}${ASSET_CONTENT_PATH}/${urlKey}`;
 
+// What an AssetUrl serves is looked up once per key and kept briefly: a key's content never
+// changes, and an asset deleted on another instance stops being served within this time, like a
+// deleted tenant (docs/design.md, "Serving assets"). Deletes on this instance evict at once.
+const CONTENT_TTL_MS = 5_000;
+
 export class AssetService {
   private readonly db: DatabaseHandle;
   private readonly store: BlobStore;
   readonly maxBytes: number;
+  // Only found assets: an unknown key costs a query each time, so guessing keys cannot fill it.
+  private readonly contents = new LRUCache<string, AssetContent>({
+    max: 10_000,
+    ttl: CONTENT_TTL_MS,
+  });
 
   constructor(db: DatabaseHandle, store: BlobStore, maxBytes: number) {
     this.db = db;
@@ -174,7 +185,7 @@ export class AssetService {
     id: number,
     options: { force: boolean; checkVersion: (version: Date) => void },
   ): Promise<void> {
-    await translatingConstraints(
+    const urlKey = await translatingConstraints(
       () =>
         this.db.rawTransaction(async (sql) => {
           // Locked: a relation being added waits, then finds no asset (404).
@@ -192,14 +203,22 @@ export class AssetService {
               ]);
             }
           }
-          await sql.query('delete from assets where tenant_id = $1 and id = $2', [tenantId, id]);
+          const deleted = await sql.query<{ url_key: string }>(
+            'delete from assets where tenant_id = $1 and id = $2 returning url_key',
+            [tenantId, id],
+          );
+          return deleted[0]!.url_key;
         }),
       { stillReferenced: () => assetInUse(id) },
     );
+    this.forgetContent(tenantId, urlKey);
   }
 
   /** The asset behind an AssetUrl key, or undefined. */
   async content(tenantId: number, urlKey: string): Promise<AssetContent | undefined> {
+    const cacheKey = `${tenantId}/${urlKey}`;
+    const cached = this.contents.get(cacheKey);
+    if (cached) return cached;
     const [row] = await this.db.prepared<{
       sha256: string;
       size: string | number;
@@ -211,12 +230,19 @@ export class AssetService {
       [tenantId, urlKey],
     );
     if (!row) return undefined;
-    return {
+    const content = {
       sha256: row.sha256,
       size: Number(row.size),
       mimeType: row.mime_type,
       fileName: row.file_name,
     };
+    this.contents.set(cacheKey, content);
+    return content;
+  }
+
+  /** Stops serving a key from the cache (its asset was deleted, or its blob is gone). */
+  forgetContent(tenantId: number, urlKey: string): void {
+    this.contents.delete(`${tenantId}/${urlKey}`);
   }
 
   /** The family of an asset of this tenant, or undefined (relations check it). */

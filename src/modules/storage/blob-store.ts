@@ -2,10 +2,13 @@
 // S3-compatible bucket (S3_URL). Blobs are content-addressed by their sha256 (hex), so two
 // assets with the same bytes share one blob; the assets table says which blobs are in use and
 // the collector (blob-collector.ts) removes the others.
-import { createReadStream } from 'node:fs';
+import { createReadStream, open as openWithCallback } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+
+const openFd = promisify(openWithCallback);
 
 /** An inclusive byte range, as HTTP Range counts. */
 export interface ByteRange {
@@ -19,8 +22,11 @@ export interface BlobStore {
   spoolDirectory(): Promise<string>;
   /** Stores a finished spool file under its hash; the spool file is gone afterwards. */
   put(sha256: string, spoolFile: string, size: number): Promise<void>;
-  /** The bytes of a blob, or of one range of it. */
-  read(sha256: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * The bytes of one range of a blob (the whole blob is 0 to size − 1); BlobMissingError when
+   * the blob is not stored.
+   */
+  read(sha256: string, range: ByteRange): Promise<Readable>;
   /** Removes blobs; a blob already gone is not an error. */
   delete(sha256s: string[]): Promise<void>;
   /** Whether the blob is stored (tests and the collector's checks). */
@@ -28,6 +34,14 @@ export interface BlobStore {
 }
 
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** A blob that is not stored: its asset was deleted and the collector has removed it. */
+export class BlobMissingError extends Error {
+  constructor(sha256: string) {
+    super(`blob ${sha256} is not stored`);
+    this.name = 'BlobMissingError';
+  }
+}
 
 function checkedHash(sha256: string): string {
   if (!SHA256_HEX.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
@@ -83,12 +97,19 @@ export class DiskBlobStore implements BlobStore {
     await rename(spoolFile, target);
   }
 
-  async read(sha256: string, range?: ByteRange): Promise<Readable> {
-    const file = this.pathOf(sha256);
-    const handle = await open(file, 'r');
+  async read(sha256: string, range: ByteRange): Promise<Readable> {
+    // Opened before the stream is made, so a missing blob fails before any header is sent. A
+    // numeric descriptor keeps the stream on the callback file calls, cheaper than a
+    // FileHandle's promise per read and per close (docs/design.md, "Serving assets").
+    const fd = await openFd(this.pathOf(sha256), 'r').catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ENOENT' ? new BlobMissingError(sha256) : error;
+    });
+    // An end makes the stream read exactly the range: no read past it and no buffer larger
+    // than what is left, which it would copy into a smaller one.
     return createReadStream('', {
-      fd: handle,
-      ...(range ? { start: range.start, end: range.end } : {}),
+      fd,
+      start: range.start,
+      end: range.end,
       highWaterMark: 256 * 1024,
     });
   }

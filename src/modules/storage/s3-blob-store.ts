@@ -14,7 +14,13 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../config.ts';
-import { removeStaleSpoolFiles, SHA256_HEX, type BlobStore, type ByteRange } from './blob-store.ts';
+import {
+  BlobMissingError,
+  removeStaleSpoolFiles,
+  SHA256_HEX,
+  type BlobStore,
+  type ByteRange,
+} from './blob-store.ts';
 
 const KEY_PREFIX = 'blobs/';
 
@@ -77,14 +83,18 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async read(sha256: string, range?: ByteRange): Promise<Readable> {
-    const result = await this.client.send(
-      new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: this.keyOf(sha256),
-        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-      }),
-    );
+  async read(sha256: string, range: ByteRange): Promise<Readable> {
+    const result = await this.client
+      .send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.keyOf(sha256),
+          Range: `bytes=${range.start}-${range.end}`,
+        }),
+      )
+      .catch((error: Error) => {
+        throw error.name === 'NoSuchKey' ? new BlobMissingError(sha256) : error;
+      });
     return result.Body as Readable;
   }
 

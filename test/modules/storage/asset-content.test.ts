@@ -174,6 +174,22 @@ for (const kind of STORE_KINDS) {
       expectStatus(withToken, 200);
     });
 
+    it('answers 404 without caching headers when the blob is gone since the lookup', async () => {
+      const bytes = png(7, 9);
+      const asset = await createAsset(api, acme, bytes, 'image/png', 'gone.png');
+      expectStatus(await fetchContent(api, asset.AssetUrl), 200);
+      // What the collector does once the asset is deleted on another instance, while this one
+      // still holds the key's lookup.
+      await api.services.storage.store.delete([sha256Of(bytes)]);
+      for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
+        const gone = await fetchContent(api, asset.AssetUrl, headers);
+        expectError(gone, 404);
+        expect(gone.headers.etag).toBeUndefined();
+        expect(gone.headers['cache-control']).toBeUndefined();
+        expect(gone.headers['content-disposition']).toBeUndefined();
+      }
+    });
+
     it('gives each asset its own key, even for the same bytes', async () => {
       const again = await createAsset(api, acme, image, 'image/png', 'copy.png');
       expect(again.AssetUrl).not.toBe(imageAsset.AssetUrl);
