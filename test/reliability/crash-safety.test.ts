@@ -10,10 +10,9 @@ import {
   runCli,
   stopChildren,
 } from '../support/processes.ts';
-import { httpCall, type HttpAnswer } from '../support/http-call.ts';
+import { bearerCall, httpCall, type HttpAnswer } from '../support/http-call.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
-const ACCEPT = 'application/vnd.xomni.api-v4-0';
 const BATCH = 100;
 let database: TestDatabase | undefined;
 
@@ -53,18 +52,8 @@ it('keeps every acknowledged write, and no half-written one, across kill -9', as
   });
   const token = (JSON.parse(tokenResponse.body.toString()) as { access_token: string })
     .access_token;
-  const call = (method: string, path: string, body?: string | Buffer, type = 'application/json') =>
-    httpCall(port, {
-      method,
-      path,
-      host: host(),
-      headers: {
-        accept: ACCEPT,
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': type }),
-      },
-      ...(body === undefined ? {} : { body }),
-    });
+  const call = (method: string, path: string, body?: string | Buffer, type?: string) =>
+    bearerCall(port, host(), token, method, path, body, type);
   const json = <T>(answer: HttpAnswer) => JSON.parse(answer.body.toString()) as T;
 
   const priceType = json<{ Id: number }>(

@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { httpCall } from '../support/http-call.ts';
+import { bearerCall, httpCall } from '../support/http-call.ts';
 import { listeningServer, removeTempDirs, stopChildren, tempDir } from '../support/processes.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.ts';
 import { REDIS_URL, redisAnswers } from '../support/redis.ts';
@@ -13,7 +13,6 @@ import { startS3rver, type S3rver } from '../support/s3-server.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const ACCEPT = 'application/vnd.xomni.api-v4-0';
 const RATE_LIMIT = 40;
 const redisReachable = await redisAnswers();
 
@@ -59,19 +58,8 @@ describe.skipIf(!onPostgres)('two instances behind a round-robin proxy', () => {
     path: string,
     token: string,
     body?: string | Buffer,
-    type = 'application/json',
-  ) =>
-    httpCall(proxy.port, {
-      method,
-      path,
-      host: host(),
-      headers: {
-        accept: ACCEPT,
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': type }),
-      },
-      ...(body === undefined ? {} : { body }),
-    });
+    type?: string,
+  ) => bearerCall(proxy.port, host(), token, method, path, body, type);
   const tokenOf = async (id: string, secret: string) => {
     const answer = await httpCall(proxy.port, {
       method: 'POST',

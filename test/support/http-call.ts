@@ -46,3 +46,26 @@ export function httpCall(
     req.end(options.body);
   });
 }
+
+/** A call of the API with a bearer token and, when there is a body, its content type. */
+export function bearerCall(
+  port: number,
+  host: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  type = 'application/json',
+): Promise<HttpAnswer> {
+  return httpCall(port, {
+    method,
+    path,
+    host,
+    headers: {
+      accept: 'application/vnd.xomni.api-v4-0',
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': type }),
+    },
+    ...(body === undefined ? {} : { body }),
+  });
+}
