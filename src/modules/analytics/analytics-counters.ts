@@ -35,53 +35,33 @@ const f = (name: string, type: FieldType = 'string', required = false): FieldSpe
 const device = [f('PhysicalDeviceId'), f('PhysicalDeviceDescription')];
 const storeIdName = [f('StoreId', 'int'), f('StoreName')];
 
-const cartItem = (kind: 'Added' | 'Removed'): FieldSpec[] => [
+/**
+ * The fields of a shopping-cart or wishlist item record: the reference lists the same fields for
+ * both lists under the list's name, and the cart's added items also carry a Quantity.
+ */
+const listItem = (list: 'ShoppingCart' | 'Wishlist', kind: 'Added' | 'Removed'): FieldSpec[] => [
   f('UniqueKey', 'uuid'),
-  f('ShoppingCartId', 'int'),
-  f(`${kind}ShoppingCartName`),
+  f(`${list}Id`, 'int'),
+  f(`${kind}${list}Name`),
   f('BluetoothId'),
-  f('ShoppingCartUniqueKey', 'uuid'),
+  f(`${list}UniqueKey`, 'uuid'),
   f('ItemId', 'int', true),
   f('ItemTitle'),
   f('Longitude', 'number'),
   f('Latitude', 'number'),
   f(`${kind}StoreId`, 'int'),
   f(`${kind}StoreName`),
-  f('ShoppingCartOwnerName'),
-  f('ShoppingCartOwnerUserName'),
-  f('ShoppingCartOwnerUserTypeId', 'int'),
-  f('ShoppingCartOwnerUserTypeDescription'),
+  f(`${list}OwnerName`),
+  f(`${list}OwnerUserName`),
+  f(`${list}OwnerUserTypeId`, 'int'),
+  f(`${list}OwnerUserTypeDescription`),
   ...device,
-  f('ShoppingCartIsPublic', 'bool'),
+  f(`${list}IsPublic`, 'bool'),
   f('CategoryName'),
   f('CategoryId', 'int'),
   f('BrandId', 'int'),
   f('BrandName'),
-  ...(kind === 'Added' ? [f('Quantity', 'int')] : []),
-];
-
-const wishlistItem = (kind: 'Added' | 'Removed'): FieldSpec[] => [
-  f('UniqueKey', 'uuid'),
-  f('WishlistId', 'int'),
-  f(`${kind}WishlistName`),
-  f('BluetoothId'),
-  f('WishlistUniqueKey', 'uuid'),
-  f('ItemId', 'int', true),
-  f('ItemTitle'),
-  f('Longitude', 'number'),
-  f('Latitude', 'number'),
-  f(`${kind}StoreId`, 'int'),
-  f(`${kind}StoreName`),
-  f('WishlistOwnerName'),
-  f('WishlistOwnerUserName'),
-  f('WishlistOwnerUserTypeId', 'int'),
-  f('WishlistOwnerUserTypeDescription'),
-  ...device,
-  f('WishlistIsPublic', 'bool'),
-  f('CategoryName'),
-  f('CategoryId', 'int'),
-  f('BrandId', 'int'),
-  f('BrandName'),
+  ...(list === 'ShoppingCart' && kind === 'Added' ? [f('Quantity', 'int')] : []),
 ];
 
 const omniShare: FieldSpec[] = [
@@ -149,7 +129,7 @@ const list: CounterSpec[] = [
     code: 3,
     name: 'AddedWishlistItem',
     ingested: true,
-    fields: wishlistItem('Added'),
+    fields: listItem('Wishlist', 'Added'),
     itemField: 'ItemId',
     store: { id: 'AddedStoreId', name: 'AddedStoreName' },
   },
@@ -157,7 +137,7 @@ const list: CounterSpec[] = [
     code: 4,
     name: 'RemovedWishlistItem',
     ingested: true,
-    fields: wishlistItem('Removed'),
+    fields: listItem('Wishlist', 'Removed'),
     itemField: 'ItemId',
     store: { id: 'RemovedStoreId', name: 'RemovedStoreName' },
   },
@@ -205,7 +185,7 @@ const list: CounterSpec[] = [
     code: 7,
     name: 'AddedShoppingCartItem',
     ingested: true,
-    fields: cartItem('Added'),
+    fields: listItem('ShoppingCart', 'Added'),
     itemField: 'ItemId',
     store: { id: 'AddedStoreId', name: 'AddedStoreName' },
   },
@@ -213,7 +193,7 @@ const list: CounterSpec[] = [
     code: 8,
     name: 'RemovedShoppingCartItem',
     ingested: true,
-    fields: cartItem('Removed'),
+    fields: listItem('ShoppingCart', 'Removed'),
     itemField: 'ItemId',
     store: { id: 'RemovedStoreId', name: 'RemovedStoreName' },
   },
