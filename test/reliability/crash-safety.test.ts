@@ -10,7 +10,7 @@ import {
   runCli,
   stopChildren,
 } from '../support/processes.ts';
-import { bearerCall, httpCall, type HttpAnswer } from '../support/http-call.ts';
+import { bearerCall, clientToken, httpCall, type HttpAnswer } from '../support/http-call.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const BATCH = 100;
@@ -40,18 +40,7 @@ it('keeps every acknowledged write, and no half-written one, across kill -9', as
   const first = await start();
   let port = first.port;
   const host = () => `crash.localhost:${port}`;
-  const tokenResponse = await httpCall(port, {
-    method: 'POST',
-    path: '/oauth/token',
-    host: host(),
-    headers: {
-      authorization: `Basic ${Buffer.from(`${app.ApplicationId}:${app.ApplicationSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  const token = (JSON.parse(tokenResponse.body.toString()) as { access_token: string })
-    .access_token;
+  const token = await clientToken(port, host(), app.ApplicationId, app.ApplicationSecret);
   const call = (method: string, path: string, body?: string | Buffer, type?: string) =>
     bearerCall(port, host(), token, method, path, body, type);
   const json = <T>(answer: HttpAnswer) => JSON.parse(answer.body.toString()) as T;

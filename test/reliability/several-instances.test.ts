@@ -5,7 +5,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { bearerCall, httpCall } from '../support/http-call.ts';
+import { bearerCall, clientToken, httpCall } from '../support/http-call.ts';
 import { listeningServer, removeTempDirs, stopChildren, tempDir } from '../support/processes.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.ts';
 import { REDIS_URL, redisAnswers } from '../support/redis.ts';
@@ -60,20 +60,7 @@ describe.skipIf(!onPostgres)('two instances behind a round-robin proxy', () => {
     body?: string | Buffer,
     type?: string,
   ) => bearerCall(proxy.port, host(), token, method, path, body, type);
-  const tokenOf = async (id: string, secret: string) => {
-    const answer = await httpCall(proxy.port, {
-      method: 'POST',
-      path: '/oauth/token',
-      host: host(),
-      headers: {
-        authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    expect(answer.status, answer.body.toString()).toBe(200);
-    return (JSON.parse(answer.body.toString()) as { access_token: string }).access_token;
-  };
+  const tokenOf = (id: string, secret: string) => clientToken(proxy.port, host(), id, secret);
   const privateApp = async (token: string) => {
     const created = await call(
       'POST',

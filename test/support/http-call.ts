@@ -5,6 +5,8 @@ export interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  /** The body as UTF-8 text. */
+  text: string;
 }
 
 export function httpCall(
@@ -31,13 +33,15 @@ export function httpCall(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
+            body,
+            text: body.toString(),
+          });
+        });
         res.on('error', reject);
       },
     );
@@ -68,4 +72,26 @@ export function bearerCall(
     },
     ...(body === undefined ? {} : { body }),
   });
+}
+
+/** An access token of an app by the client-credentials grant (throws unless 200). */
+export async function clientToken(
+  port: number,
+  host: string,
+  appId: string,
+  secret: string,
+): Promise<string> {
+  const answer = await httpCall(port, {
+    method: 'POST',
+    path: '/oauth/token',
+    host,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  if (answer.status !== 200)
+    throw new Error(`token request failed: ${answer.status} ${answer.text}`);
+  return (JSON.parse(answer.text) as { access_token: string }).access_token;
 }

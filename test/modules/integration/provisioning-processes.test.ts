@@ -1,7 +1,6 @@
 // The provisioning job across real server processes: it survives a SIGKILL in the middle and
 // ends live after the restart; with two servers on one PostgreSQL it runs once. And the
 // operator's `omni endpoint status <tenant>` shows the reason of a failure.
-import http from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -10,12 +9,13 @@ import {
   migratedDataDir,
   removeTempDirs,
   runCli,
-  ServerProcess,
+  listeningServer,
   startServer,
   stopChildren,
   tempDir,
 } from '../../support/processes.ts';
 import { basicAuth, LogLines } from '../../support/test-api.ts';
+import { bearerCall, clientToken, httpCall } from '../../support/http-call.ts';
 import { openTestDatabase } from '../../support/test-database.ts';
 import {
   ControlledProvisioner,
@@ -31,114 +31,39 @@ afterAll(async () => {
   await removeTempDirs();
 });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One HTTP request to a server process, with the Host header given (bounded by 10 s). */
-function request(
-  port: number,
-  host: string,
-  options: {
-    method?: string;
-    path: string;
-    headers?: Record<string, string>;
-    body?: string;
-  },
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: options.method ?? 'GET',
-        path: options.path,
-        headers: { host: `${host}:${port}`, ...options.headers },
-        timeout: 10_000,
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.once('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-        );
-        response.once('error', reject);
-      },
-    );
-    req.once('timeout', () => req.destroy(new Error(`${options.path} timed out`)));
-    req.once('error', reject);
-    req.end(options.body);
-  });
-}
-
 const API_HEADERS = { accept: 'application/vnd.xomni.api-v4-0' };
 
-async function tokenOf(port: number, tenant: string, appId: string, secret: string) {
-  const answer = await request(port, `${tenant}.localhost`, {
-    method: 'POST',
-    path: '/oauth/token',
-    headers: {
-      authorization: basicAuth(appId, secret),
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  expect(answer.status, answer.body).toBe(200);
-  return (JSON.parse(answer.body) as { access_token: string }).access_token;
-}
+/** One HTTP request to a server process, with the Host header given. */
+const request = (
+  port: number,
+  host: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+) => httpCall(port, { ...options, host: `${host}:${port}`, timeoutMs: 10_000 });
 
-function management(
+const tokenOf = (port: number, tenant: string, appId: string, secret: string) =>
+  clientToken(port, `${tenant}.localhost:${port}`, appId, secret);
+
+const management = (
   port: number,
   tenant: string,
   token: string,
   method: string,
   path: string,
   body?: unknown,
-) {
-  return request(port, `${tenant}.localhost`, {
+) =>
+  bearerCall(
+    port,
+    `${tenant}.localhost:${port}`,
+    token,
     method,
     path,
-    headers: {
-      ...API_HEADERS,
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-}
+    body === undefined ? undefined : JSON.stringify(body),
+  );
 
 async function statusOf(port: number, tenant: string, token: string): Promise<number> {
   const answer = await management(port, tenant, token, 'GET', ENDPOINT);
-  expect(answer.status, answer.body).toBe(200);
-  return (JSON.parse(answer.body) as { Status: number }).Status;
-}
-
-/** Starts `serve` and waits until it listens; answers its port. */
-async function listening(server: ServerProcess): Promise<number> {
-  const line = await server.waitForLog(/^Server listening at /);
-  return Number(/:(\d+)$/.exec(String(line.msg))?.[1]);
-}
-
-/**
- * Restarts `serve` on a DATA_DIR whose previous server was killed: its lock turns stale after
- * about ten seconds, until then the new process stops with the "in use" message; try again.
- */
-async function restart(
-  env: Record<string, string>,
-): Promise<{ server: ServerProcess; port: number }> {
-  const deadline = Date.now() + 40_000;
-  for (;;) {
-    const server = new ServerProcess(env);
-    try {
-      return { server, port: await listening(server) };
-    } catch (error) {
-      if (!/in use by another process/.test(server.stderr) || Date.now() > deadline) throw error;
-      await sleep(1000);
-    }
-  }
+  expect(answer.status, answer.text).toBe(200);
+  return (JSON.parse(answer.text) as { Status: number }).Status;
 }
 
 interface JobRow {
@@ -176,7 +101,7 @@ describe('a server killed in the middle of provisioning', () => {
       ServiceTier: 0,
       AdminMail: 'ops@demo.example',
     });
-    expect(created.status, created.body).toBe(201);
+    expect(created.status, created.text).toBe(201);
     expect(await statusOf(first.port, 'demo', token)).toBe(1);
 
     // The job is picked up within a polling interval and then waits out the delay: kill it there.
@@ -185,7 +110,8 @@ describe('a server killed in the middle of provisioning', () => {
     first.server.child.kill('SIGKILL');
     expect((await first.server.waitForExit()).signal).toBe('SIGKILL');
 
-    const second = await restart(env);
+    // The killed server's lock on DATA_DIR is taken over at once (src/db/embedded-lock.ts).
+    const second = await listeningServer(dataDir, env);
     token = await tokenOf(second.port, 'demo', appId, secret);
     await waitFor(
       'Status 2 after the restart',
@@ -199,7 +125,7 @@ describe('a server killed in the middle of provisioning', () => {
     // Live over real HTTP: the gateway forwards with the key.
     const key = await management(second.port, 'demo', token, 'GET', KEY_PATH);
     expect(key.status).toBe(200);
-    const { SubscriptionKey } = JSON.parse(key.body) as { SubscriptionKey: string };
+    const { SubscriptionKey } = JSON.parse(key.text) as { SubscriptionKey: string };
     const gateway = await request(second.port, 'demo-svc.integration.localhost', {
       path: ENDPOINT,
       headers: {
@@ -208,7 +134,7 @@ describe('a server killed in the middle of provisioning', () => {
         'x-subscription-key': SubscriptionKey,
       },
     });
-    expect(gateway.status, gateway.body).toBe(200);
+    expect(gateway.status, gateway.text).toBe(200);
     expect(gateway.headers['ratelimit-limit']).toBe('10');
 
     // Stop it, then look into its database: one job, retried after the kill; one notification.
@@ -308,9 +234,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
       };
       // Both start at once on a database whose job queues do not exist yet, as two replicas of
       // a first deployment would: both must come up.
-      const a = new ServerProcess(env);
-      const b = new ServerProcess(env);
-      const [portA, portB] = await Promise.all([listening(a), listening(b)]);
+      const [a, b] = await Promise.all([
+        listeningServer(env.DATA_DIR, env),
+        listeningServer(env.DATA_DIR, env),
+      ]);
+      const [portA, portB] = [a.port, b.port];
       const token = await tokenOf(
         portA,
         'acme',
@@ -323,7 +251,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
         ServiceTier: 0,
         AdminMail: 'ops@acme.example',
       });
-      expect(created.status, created.body).toBe(201);
+      expect(created.status, created.text).toBe(201);
       // B sees what A created, and its end.
       expect(await statusOf(portB, 'acme', token)).toBe(1);
       await waitFor(
@@ -341,14 +269,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
         'select count(*)::int as count from notification_outbox',
       );
       expect(outbox?.count).toBe(1);
-      const provisioned = [a, b].flatMap((s) =>
-        s.lines.filter((l) => l.includes('"integration endpoint provisioned"')),
+      const provisioned = [a, b].flatMap(({ server }) =>
+        server.lines.filter((l) => l.includes('"integration endpoint provisioned"')),
       );
       expect(provisioned).toHaveLength(1);
 
       // The rate limit is counted in the database: 3 per second across both servers.
       const key = await management(portA, 'acme', token, 'GET', KEY_PATH);
-      const { SubscriptionKey } = JSON.parse(key.body) as { SubscriptionKey: string };
+      const { SubscriptionKey } = JSON.parse(key.text) as { SubscriptionKey: string };
       const viaGateway = (port: number) =>
         request(port, 'twin-svc.integration.localhost', {
           path: ENDPOINT,
