@@ -73,3 +73,6 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<string>
     );
   });
 }
+
+/** The node flags `npm start` gives the server (package.json): the bench measures the same. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];

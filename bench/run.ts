@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { withBodies } from './autocannon-bodies.ts';
-import { call, freePort, runNode, stop, waitFor } from './processes.ts';
+import { call, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import {
   SERVER_SCENARIOS,
@@ -17,9 +17,13 @@ import {
 } from './scenarios.ts';
 import { STORAGE_BASELINES, STORAGE_SCENARIOS, type AssetSeed } from './storage-scenarios.ts';
 
-// BENCH_ONLY=soak selects the soak instead of the scenario table (bench/soak.ts).
-if (process.env.BENCH_ONLY?.toLowerCase() === 'soak') {
-  await import('./soak.ts');
+// BENCH_ONLY=soak and BENCH_ONLY=rls select a bench of their own instead of the scenario table:
+// the soak (bench/soak.ts) and the cost of row-level security (bench/rls-cost.ts).
+const ownBench = { soak: './soak.ts', rls: './rls-cost.ts' }[
+  process.env.BENCH_ONLY?.toLowerCase() ?? ''
+];
+if (ownBench) {
+  await import(ownBench);
   process.exit();
 }
 
@@ -209,7 +213,7 @@ async function measureAssetBaselines(assets: AssetSeed): Promise<Measured[]> {
 
 async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Measured[]> {
   const { port } = seeded;
-  const child = spawn(process.execPath, ['src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env: seeded.env,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiBatch } from './analytics-rows.ts';
-import { call, freePort, runNode, stop, waitFor } from './processes.ts';
+import { call, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -92,7 +92,7 @@ try {
     minItemId: number;
     maxItemId: number;
   };
-  child = spawn(process.execPath, ['src/main.ts', 'serve'], {
+  child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,36 +1,11 @@
 // The one database handle the app uses: embedded PGlite by default, a node-postgres pool when
 // DATABASE_URL is set. Both speak the same SQL, so modules never ask which one they got.
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { cube } from '@electric-sql/pglite/contrib/cube';
-import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
-import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyStreamFrom } from 'pg-copy-streams';
-import { acquireDataDirLock } from './embedded-lock.ts';
-import { PgliteStatements } from './pglite-statements.ts';
-
-export type Database = PgDatabase<PgQueryResultHKT>;
-export type Transaction = PgTransaction<
-  PgQueryResultHKT,
-  Record<string, never>,
-  ExtractTablesWithRelations<Record<string, never>>
->;
-/** Anything that runs a query: the database itself or an open transaction. */
-export type Executor = Database | Transaction;
 
 export type Engine = 'pglite' | 'postgres';
 
-/** Raw SQL, for the few places (migrations, health, bulk loads) that need no query builder. */
+/** SQL with parameters: the database itself or an open transaction (docs/design.md, "Plain SQL"). */
 export interface RawSql {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** A hot statement: prepared once under this name (per connection on PostgreSQL). */
@@ -49,7 +24,6 @@ export interface DatabaseHandle extends RawSql {
   url: string | undefined;
   /** Runs a script of several statements and answers the rows of the last one. */
   execRows(script: string): Promise<unknown[]>;
-  db: Database;
   rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
   /**
    * Bulk-loads rows in binary COPY format (binary-copy.ts) into `target`, a table with its
@@ -60,73 +34,10 @@ export interface DatabaseHandle extends RawSql {
   close(): Promise<void>;
 }
 
-export const PGLITE_EXTENSIONS = {
-  pg_trgm,
-  unaccent,
-  btree_gin,
-  btree_gist,
-  fuzzystrmatch,
-  cube,
-  earthdistance,
-};
-
-export function wrapPglite(
-  client: PGlite,
-  onClose: () => Promise<void> = async () => {},
-): DatabaseHandle {
-  const db = drizzlePglite({ client }) as unknown as Database;
-  const statements = new PgliteStatements(client);
-  return {
-    engine: 'pglite',
-    url: undefined,
-    db,
-    async execRows(script: string) {
-      const results = await client.exec(script);
-      return results.at(-1)?.rows ?? [];
-    },
-    async query<Row>(text: string, params: unknown[] = []) {
-      const result = await client.query<Row>(text, params);
-      return result.rows;
-    },
-    prepared<Row>(name: string, text: string, params: unknown[]) {
-      return statements.query<Row>(name, text, params);
-    },
-    async exec(script: string) {
-      await client.exec(script);
-    },
-    rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
-      return client.transaction((tx) =>
-        fn({
-          query: async <Row>(text: string, params: unknown[] = []) =>
-            (await tx.query<Row>(text, params)).rows,
-          prepared: async <Row>(_name: string, text: string, params: unknown[]) =>
-            (await tx.query<Row>(text, params)).rows,
-          exec: async (script: string) => {
-            await tx.exec(script);
-          },
-        }),
-      );
-    },
-    async copyFrom(target: string, data: Uint8Array) {
-      // PGlite has no COPY stream; it reads COPY data from the /dev/blob device instead.
-      const result = await client.query(`copy ${target} from '/dev/blob' (format binary)`, [], {
-        blob: new Blob([data]),
-      });
-      return result.affectedRows ?? 0;
-    },
-    async close() {
-      if (!client.closed) await client.close();
-      await onClose();
-    },
-  };
-}
-
 export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
-  const db = drizzlePostgres({ client: pool }) as unknown as Database;
   return {
     engine: 'postgres',
     url,
-    db,
     async execRows(script: string) {
       const result = (await pool.query(script)) as pg.QueryResult | pg.QueryResult[];
       const last = Array.isArray(result) ? result.at(-1) : result;
@@ -230,18 +141,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     await pool.query('select 1');
     return wrapPool(pool, options.databaseUrl);
   }
-  await mkdir(options.dataDir, { recursive: true });
-  const release = await acquireDataDirLock(options.dataDir, (error) =>
+  // PGlite is loaded only for the embedded database: a server on PostgreSQL keeps its memory.
+  const { openEmbeddedDatabase } = await import('./embedded-database.ts');
+  return openEmbeddedDatabase(options.dataDir, (error) =>
     options.onBackgroundError?.(error, 'lock'),
   );
-  try {
-    const client = new PGlite(path.join(options.dataDir, 'pgdata'), {
-      extensions: PGLITE_EXTENSIONS,
-    });
-    await client.waitReady;
-    return wrapPglite(client, release);
-  } catch (error) {
-    await release();
-    throw error;
-  }
 }

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
@@ -29,8 +29,9 @@ export async function registerAppRateLimit(
 ): Promise<void> {
   const limits = config.appRateLimits;
   if (Object.keys(limits).length === 0) return;
+  // Loaded only when used: a server without Redis keeps the client's memory.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
         // A Redis outage must not hold requests: the command fails fast and the request passes.
         maxRetriesPerRequest: 1,
         connectTimeout: 2_000,

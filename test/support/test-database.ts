@@ -4,12 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import {
-  PGLITE_EXTENSIONS,
-  wrapPglite,
-  wrapPool,
-  type DatabaseHandle,
-} from '../../src/db/database.ts';
+import { wrapPool, type DatabaseHandle } from '../../src/db/database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
 import { databaseUrlFor } from './global-setup.ts';
 
 export interface TestDatabase {

@@ -1,7 +1,7 @@
 // Notifications by e-mail through an outbox: the record is written in the transaction that
 // decides to notify, then a durable job delivers it by SMTP (nodemailer) and retries with
 // backoff until it is sent. Without SMTP_URL the record stays in the outbox, unsent.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -26,10 +26,12 @@ export interface MailTransport {
 }
 
 export function smtpTransport(url: string): MailTransport {
-  const transport = nodemailer.createTransport(url);
+  // Loaded at the first message: a server that sends none keeps nodemailer's memory.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message) {
-      await transport.sendMail(message);
+      transport ??= import('nodemailer').then((mailer) => mailer.default.createTransport(url));
+      await (await transport).sendMail(message);
     },
   };
 }

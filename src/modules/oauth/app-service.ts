@@ -1,19 +1,31 @@
 // OAuth apps of a tenant (contract §5.1): the rules live here, the routes only translate HTTP.
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { Database, Executor, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Page, Paging } from '../../http/paging.ts';
 import { applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
 import type { App, AppBody } from './app-schemas.ts';
 import { oauthErrors } from './oauth-errors.ts';
 import { generateSecret, hashSecret } from './secrets.ts';
-import { oauthApps } from './tables.ts';
 import type { TokenService } from './token-service.ts';
 
-type AppRow = typeof oauthApps.$inferSelect;
+/** An app's row as the statements below select it (`APP_COLUMNS`). */
+interface AppRow {
+  id: string;
+  name: string;
+  description: string | null;
+  applicationTypeId: number;
+  isPredefined: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// The table also has `document`, the app's wire-shape JSON that a trigger keeps
+// (0009_app_documents.sql); only the app fetch reads it.
+const APP_COLUMNS = `id, name, description, application_type_id as "applicationTypeId",
+  is_predefined as "isPredefined", created_at as "createdAt", updated_at as "updatedAt"`;
 
 // The row version behind the ETag: always moves forward, even for two writes in one millisecond.
-const NEXT_VERSION = sql`greatest(now(), ${oauthApps.updatedAt} + interval '1 millisecond')`;
+const NEXT_VERSION = `greatest(now(), updated_at + interval '1 millisecond')`;
 
 export interface AppWithVersion {
   app: App;
@@ -46,18 +58,16 @@ function toApp(row: AppRow, secret: string | null = null): App {
 }
 
 export class AppService {
-  private readonly db: Database;
-  private readonly raw: RawSql;
+  private readonly db: DatabaseHandle;
   private readonly tokens: TokenService;
 
-  constructor(db: Database, raw: RawSql, tokens: TokenService) {
+  constructor(db: DatabaseHandle, tokens: TokenService) {
     this.db = db;
-    this.raw = raw;
     this.tokens = tokens;
   }
 
   async get(tenantId: number, id: string): Promise<AppJson> {
-    const [row] = await this.raw.prepared<AppJson>('oauth_app_json_by_id', APP_JSON_BY_ID, [
+    const [row] = await this.db.prepared<AppJson>('oauth_app_json_by_id', APP_JSON_BY_ID, [
       tenantId,
       id,
     ]);
@@ -67,14 +77,15 @@ export class AppService {
 
   async list(tenantId: number, paging: Paging): Promise<Page<App>> {
     const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(oauthApps)
-        .where(eq(oauthApps.tenantId, tenantId))
-        .orderBy(asc(oauthApps.createdAt), asc(oauthApps.id))
-        .offset(paging.skip)
-        .limit(paging.take),
-      this.db.select({ n: count() }).from(oauthApps).where(eq(oauthApps.tenantId, tenantId)),
+      this.db.query<AppRow>(
+        `select ${APP_COLUMNS} from oauth_apps where tenant_id = $1
+          order by created_at, id offset $2 limit $3`,
+        [tenantId, paging.skip, paging.take],
+      ),
+      this.db.query<{ n: number }>(
+        'select count(*)::int as n from oauth_apps where tenant_id = $1',
+        [tenantId],
+      ),
     ]);
     return { Results: rows.map((r) => toApp(r)), TotalCount: total?.n ?? 0 };
   }
@@ -82,27 +93,29 @@ export class AppService {
   async create(
     tenantId: number,
     body: AppBody,
-    executor: Executor = this.db,
+    executor: RawSql = this.db,
     predefined = false,
   ): Promise<App> {
     const secret = generateSecret();
-    const [row] = await executor
-      .insert(oauthApps)
-      .values({
+    const [row] = await executor.query<AppRow>(
+      `insert into oauth_apps
+         (tenant_id, id, name, description, application_type_id, is_predefined, secret_hash)
+       values ($1, $2, $3, $4, $5, $6, $7) returning ${APP_COLUMNS}`,
+      [
         tenantId,
-        id: randomUUID(),
-        name: body.Name,
-        description: body.Description ?? null,
-        applicationTypeId: body.ApplicationTypeId,
-        isPredefined: predefined,
-        secretHash: hashSecret(secret),
-      })
-      .returning();
+        randomUUID(),
+        body.Name,
+        body.Description ?? null,
+        body.ApplicationTypeId,
+        predefined,
+        hashSecret(secret),
+      ],
+    );
     return toApp(row!, secret);
   }
 
   /** The tenant's predefined management app, made with the tenant in the caller's transaction. */
-  createBootstrap(tx: Executor, tenantId: number): Promise<App> {
+  createBootstrap(tx: RawSql, tenantId: number): Promise<App> {
     return this.create(
       tenantId,
       {
@@ -124,12 +137,11 @@ export class AppService {
     checkVersion: (version: Date) => void,
   ): Promise<AppWithVersion> {
     let typeChanged = false;
-    const result = await this.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(oauthApps)
-        .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
-        .for('update');
+    const result = await this.db.rawTransaction(async (tx) => {
+      const [current] = await tx.query<AppRow>(
+        `select ${APP_COLUMNS} from oauth_apps where tenant_id = $1 and id = $2 for update`,
+        [tenantId, id],
+      );
       if (!current) throw oauthErrors.appNotFound(id);
       checkVersion(current.updatedAt);
       if (current.isPredefined && body.ApplicationTypeId !== current.applicationTypeId) {
@@ -138,17 +150,14 @@ export class AppService {
       // A type change changes the scopes the app's tokens may carry: end its tokens. Bumping the
       // version their `ver` claim must match ends them for good, not only in the caches.
       typeChanged = body.ApplicationTypeId !== current.applicationTypeId;
-      const [row] = await tx
-        .update(oauthApps)
-        .set({
-          name: body.Name,
-          description: body.Description ?? null,
-          applicationTypeId: body.ApplicationTypeId,
-          updatedAt: NEXT_VERSION,
-          ...(typeChanged ? { secretVersion: sql`${oauthApps.secretVersion} + 1` } : {}),
-        })
-        .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
-        .returning();
+      const [row] = await tx.query<AppRow>(
+        `update oauth_apps
+            set name = $3, description = $4, application_type_id = $5, updated_at = ${NEXT_VERSION},
+                secret_version = secret_version + case when $6::boolean then 1 else 0 end
+          where tenant_id = $1 and id = $2
+          returning ${APP_COLUMNS}`,
+        [tenantId, id, body.Name, body.Description ?? null, body.ApplicationTypeId, typeChanged],
+      );
       if (typeChanged) await this.tokens.invalidateApp(tx, tenantId, id);
       return { app: toApp(row!), version: row!.updatedAt };
     });
@@ -157,16 +166,15 @@ export class AppService {
   }
 
   async delete(tenantId: number, id: string, checkVersion: (version: Date) => void): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(oauthApps)
-        .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
-        .for('update');
+    await this.db.rawTransaction(async (tx) => {
+      const [current] = await tx.query<AppRow>(
+        `select ${APP_COLUMNS} from oauth_apps where tenant_id = $1 and id = $2 for update`,
+        [tenantId, id],
+      );
       if (!current) throw oauthErrors.appNotFound(id);
       checkVersion(current.updatedAt);
       if (current.isPredefined) throw oauthErrors.predefinedApp();
-      await tx.delete(oauthApps).where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)));
+      await tx.query('delete from oauth_apps where tenant_id = $1 and id = $2', [tenantId, id]);
       await this.tokens.invalidateApp(tx, tenantId, id);
     });
     this.tokens.forget(tenantId, id);
@@ -174,16 +182,14 @@ export class AppService {
 
   async rotateSecret(tenantId: number, id: string): Promise<App> {
     const secret = generateSecret();
-    const rotated = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(oauthApps)
-        .set({
-          secretHash: hashSecret(secret),
-          secretVersion: sql`${oauthApps.secretVersion} + 1`,
-          updatedAt: NEXT_VERSION,
-        })
-        .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, id)))
-        .returning();
+    const rotated = await this.db.rawTransaction(async (tx) => {
+      const [row] = await tx.query<AppRow>(
+        `update oauth_apps
+            set secret_hash = $3, secret_version = secret_version + 1, updated_at = ${NEXT_VERSION}
+          where tenant_id = $1 and id = $2
+          returning ${APP_COLUMNS}`,
+        [tenantId, id, hashSecret(secret)],
+      );
       if (!row) throw oauthErrors.appNotFound(id);
       await this.tokens.invalidateApp(tx, tenantId, id);
       return toApp(row, secret);

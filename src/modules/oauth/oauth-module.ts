@@ -27,8 +27,8 @@ export function createOAuthModule(
   needs: OAuthNeeds,
 ): AppModule<OAuthServices> {
   const { database, config } = context;
-  const tokens = new TokenService(database.db, config.tokenTtlSeconds, needs, context.log);
-  const apps = new AppService(database.db, database, tokens);
+  const tokens = new TokenService(database, config.tokenTtlSeconds, needs, context.log);
+  const apps = new AppService(database, tokens);
   const clients = new ClientAuthentication(database);
   const verifier = new DeviceBoundVerifier(tokens, needs.physicalDevice);
   return {

@@ -1,12 +1,17 @@
 // The keys that sign and verify tokens. One key signs at a time; after `omni keys rotate` the
 // previous key keeps verifying until every token it signed has expired, then leaves the JWKS.
 import { randomUUID } from 'node:crypto';
-import { desc, isNull, sql } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import type { Database } from '../../db/database.ts';
-import { signingKeys } from './tables.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 
 export const TOKEN_ALGORITHM = 'ES256';
+
+interface KeyRow {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK;
+  retiredAt: Date | null;
+}
 
 interface LoadedKey {
   kid: string;
@@ -16,12 +21,12 @@ interface LoadedKey {
 }
 
 export class SigningKeys {
-  private readonly db: Database;
+  private readonly db: DatabaseHandle;
   private readonly maxTokenLifetimeMs: number;
   private signer: { kid: string; key: CryptoKey } | undefined;
   private verifiers = new Map<string, LoadedKey>();
 
-  constructor(db: Database, maxTokenLifetimeSeconds: number) {
+  constructor(db: DatabaseHandle, maxTokenLifetimeSeconds: number) {
     this.db = db;
     this.maxTokenLifetimeMs = maxTokenLifetimeSeconds * 1000;
   }
@@ -41,8 +46,8 @@ export class SigningKeys {
     for (const row of rows) {
       verifiers.set(row.kid, {
         kid: row.kid,
-        publicJwk: row.publicJwk as JWK,
-        verifyKey: (await importJWK(row.publicJwk as JWK, TOKEN_ALGORITHM)) as CryptoKey,
+        publicJwk: row.publicJwk,
+        verifyKey: (await importJWK(row.publicJwk, TOKEN_ALGORITHM)) as CryptoKey,
         retiredAt: row.retiredAt,
       });
     }
@@ -50,7 +55,7 @@ export class SigningKeys {
     if (this.signer?.kid !== active.kid) {
       this.signer = {
         kid: active.kid,
-        key: (await importJWK(active.privateJwk as JWK, TOKEN_ALGORITHM)) as CryptoKey,
+        key: (await importJWK(active.privateJwk, TOKEN_ALGORITHM)) as CryptoKey,
       };
     }
     this.verifiers = verifiers;
@@ -58,11 +63,8 @@ export class SigningKeys {
 
   /** Retires the signing key and makes a new one; returns the new kid. */
   async rotate(): Promise<string> {
-    const kid = await this.db.transaction(async (tx) => {
-      await tx
-        .update(signingKeys)
-        .set({ retiredAt: sql`now()` })
-        .where(isNull(signingKeys.retiredAt));
+    const kid = await this.db.rawTransaction(async (tx) => {
+      await tx.query('update signing_keys set retired_at = now() where retired_at is null');
       return this.insertNewKey(tx);
     });
     await this.load();
@@ -90,24 +92,30 @@ export class SigningKeys {
   }
 
   private async liveRows() {
-    const rows = await this.db.select().from(signingKeys).orderBy(desc(signingKeys.createdAt));
+    const rows = await this.db.query<KeyRow>(
+      `select kid, private_jwk as "privateJwk", public_jwk as "publicJwk", retired_at as "retiredAt"
+         from signing_keys order by created_at desc`,
+    );
     const oldestUseful = Date.now() - this.maxTokenLifetimeMs;
     return rows.filter((r) => r.retiredAt === null || r.retiredAt.getTime() > oldestUseful);
   }
 
   private async insertNewKey(
-    executor: Pick<Database, 'insert'> = this.db,
+    executor: RawSql = this.db,
     options: { ifNoneActive?: boolean } = {},
   ): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
     const kid = randomUUID();
-    const insert = executor.insert(signingKeys).values({
-      kid,
-      algorithm: TOKEN_ALGORITHM,
-      privateJwk: await exportJWK(privateKey),
-      publicJwk: await exportJWK(publicKey),
-    });
-    await (options.ifNoneActive ? insert.onConflictDoNothing() : insert);
+    await executor.query(
+      `insert into signing_keys (kid, algorithm, private_jwk, public_jwk) values ($1, $2, $3, $4)
+       ${options.ifNoneActive ? 'on conflict do nothing' : ''}`,
+      [
+        kid,
+        TOKEN_ALGORITHM,
+        JSON.stringify(await exportJWK(privateKey)),
+        JSON.stringify(await exportJWK(publicKey)),
+      ],
+    );
     return kid;
   }
 }

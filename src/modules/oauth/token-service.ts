@@ -3,7 +3,6 @@
 // secret rotation drop them at once here and, through auth_invalidations, within seconds on
 // every other instance.
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   SignJWT,
@@ -13,14 +12,13 @@ import {
   type JWTPayload,
 } from 'jose';
 import { LRUCache } from 'lru-cache';
-import type { Database, Executor } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Scope } from '../../http/route-access.ts';
 import {
   InvalidTokenError,
   type Principal,
   type TokenVerifier,
 } from '../../http/authentication.ts';
-import { authInvalidations, oauthApps, revokedTokens } from './tables.ts';
 import { SigningKeys, TOKEN_ALGORITHM } from './signing-keys.ts';
 
 export interface IssuedToken {
@@ -56,7 +54,7 @@ const appKey = (tenantId: number, appId: string) => `${tenantId}/${appId}`;
 
 export class TokenService implements TokenVerifier {
   readonly keys: SigningKeys;
-  private readonly db: Database;
+  private readonly db: DatabaseHandle;
   private readonly ttlSeconds: number;
   private readonly needs: TokenNeeds;
   private readonly log: () => FastifyBaseLogger | undefined;
@@ -77,7 +75,7 @@ export class TokenService implements TokenVerifier {
   private lastKeyReload = 0;
 
   constructor(
-    db: Database,
+    db: DatabaseHandle,
     ttlSeconds: number,
     needs: TokenNeeds,
     log: () => FastifyBaseLogger | undefined = () => undefined,
@@ -91,9 +89,9 @@ export class TokenService implements TokenVerifier {
 
   async start(): Promise<void> {
     await this.keys.load();
-    const [row] = await this.db
-      .select({ seq: sql<number>`coalesce(max(${authInvalidations.seq}), 0)::int` })
-      .from(authInvalidations);
+    const [row] = await this.db.query<{ seq: string }>(
+      'select coalesce(max(seq), 0)::text as seq from auth_invalidations',
+    );
     this.lastSeq = Number(row?.seq ?? 0);
     this.timer = setInterval(
       () =>
@@ -210,14 +208,17 @@ export class TokenService implements TokenVerifier {
 
   private async checkStillValid(claims: TokenClaims, tenantId: number): Promise<Principal> {
     const jti = claims.jti!;
-    const [state] = await this.db
-      .select({
-        secretVersion: oauthApps.secretVersion,
-        appTypeId: oauthApps.applicationTypeId,
-        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.tenantId} = ${tenantId} and ${revokedTokens.jti} = ${jti})`,
-      })
-      .from(oauthApps)
-      .where(and(eq(oauthApps.tenantId, tenantId), eq(oauthApps.id, claims.sub!)));
+    const [state] = await this.db.prepared<{
+      secretVersion: number;
+      appTypeId: number;
+      revoked: boolean;
+    }>(
+      'oauth_token_state',
+      `select secret_version as "secretVersion", application_type_id as "appTypeId",
+              exists (select 1 from revoked_tokens r where r.tenant_id = $1 and r.jti = $3) as revoked
+         from oauth_apps where tenant_id = $1 and id = $2`,
+      [tenantId, claims.sub!, jti],
+    );
     if (!state) throw new InvalidTokenError('The app of this token no longer exists.');
     if (state.secretVersion !== claims.ver)
       throw new InvalidTokenError("The app's secret or type changed after this token was issued.");
@@ -236,24 +237,33 @@ export class TokenService implements TokenVerifier {
 
   /** Revokes one token (RFC 7009); takes effect here at once, elsewhere at the next poll. */
   async revoke(tenantId: number, claims: TokenClaims): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx
-        .insert(revokedTokens)
-        .values({ tenantId, jti: claims.jti!, expiresAt: new Date(claims.exp! * 1000) })
-        .onConflictDoNothing();
-      await tx.insert(authInvalidations).values({ tenantId, appId: claims.sub!, jti: claims.jti! });
+    await this.db.rawTransaction(async (tx) => {
+      await tx.query(
+        `insert into revoked_tokens (tenant_id, jti, expires_at) values ($1, $2, $3)
+         on conflict do nothing`,
+        [tenantId, claims.jti!, new Date(claims.exp! * 1000)],
+      );
+      await tx.query(
+        'insert into auth_invalidations (tenant_id, app_id, jti) values ($1, $2, $3)',
+        [tenantId, claims.sub!, claims.jti!],
+      );
     });
     this.forget(tenantId, claims.sub!, claims.jti);
   }
 
   /** Records, inside the caller's transaction, that every token of an app is void. */
-  async invalidateApp(tx: Executor, tenantId: number, appId: string): Promise<void> {
-    await tx.insert(authInvalidations).values({ tenantId, appId });
+  async invalidateApp(tx: RawSql, tenantId: number, appId: string): Promise<void> {
+    await tx.query('insert into auth_invalidations (tenant_id, app_id) values ($1, $2)', [
+      tenantId,
+      appId,
+    ]);
   }
 
   /** Records, inside the caller's transaction, that every token of a tenant is void. */
-  async invalidateTenant(tx: Executor, tenantId: number): Promise<void> {
-    await tx.insert(authInvalidations).values({ tenantId, appId: null });
+  async invalidateTenant(tx: RawSql, tenantId: number): Promise<void> {
+    await tx.query('insert into auth_invalidations (tenant_id, app_id) values ($1, null)', [
+      tenantId,
+    ]);
   }
 
   /** Drops cached tokens of an app (or one token of it) on this instance. */
@@ -305,18 +315,22 @@ export class TokenService implements TokenVerifier {
   /** Applies what other instances invalidated since the last poll. */
   async poll(): Promise<void> {
     this.polls++;
-    const events = await this.db
-      .select()
-      .from(authInvalidations)
-      .where(gt(authInvalidations.seq, this.lastSeq))
-      .orderBy(authInvalidations.seq)
-      .limit(1000);
+    const events = await this.db.query<{
+      tenantId: number;
+      seq: string;
+      appId: string | null;
+      jti: string | null;
+    }>(
+      `select tenant_id as "tenantId", seq::text as seq, app_id as "appId", jti
+         from auth_invalidations where seq > $1 order by seq limit 1000`,
+      [this.lastSeq],
+    );
     for (const event of events) {
       if (event.appId === null) {
         this.forgetTenant(event.tenantId);
         this.needs.forgetTenant(event.tenantId);
       } else this.forget(event.tenantId, event.appId, event.jti);
-      this.lastSeq = event.seq;
+      this.lastSeq = Number(event.seq);
     }
     if (this.polls % KEY_RELOAD_EVERY_POLLS === 0) await this.keys.load();
   }

@@ -59,7 +59,7 @@ export function createStorageModule(
       },
     ],
     stop: async () => {
-      if (store instanceof S3BlobStore) store.client.destroy();
+      if (store instanceof S3BlobStore) await store.destroy();
     },
   };
 }

@@ -2,13 +2,11 @@
 // that each request makes (cached briefly: a tenant deleted elsewhere is gone within seconds).
 // Creating a tenant makes its bootstrap management app in the same transaction (a tenant never
 // exists without a way to manage it); deleting one ends its tokens at once.
-import { asc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Database, Executor } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Tenant, TenantLookup } from '../../http/tenant-host.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
 import { TenantExistsError, TenantNameError } from './tenant-errors.ts';
-import { tenants } from './tables.ts';
 
 export type { Tenant };
 
@@ -21,9 +19,9 @@ export interface BootstrapCredentials {
 /** What the tenants module needs of other modules (passed in by app.ts). */
 export interface TenantNeeds {
   /** Makes the tenant's predefined management app inside the creating transaction. */
-  createBootstrapApp(tx: Executor, tenantId: number): Promise<BootstrapCredentials>;
+  createBootstrapApp(tx: RawSql, tenantId: number): Promise<BootstrapCredentials>;
   /** Records, inside the deleting transaction, that every token of the tenant is void. */
-  invalidateTenantTokens(tx: Executor, tenantId: number): Promise<void>;
+  invalidateTenantTokens(tx: RawSql, tenantId: number): Promise<void>;
   /** Drops this instance's cached tokens of a deleted tenant, after the delete commits. */
   forgetTenantTokens(tenantId: number): void;
 }
@@ -34,9 +32,10 @@ export interface CreatedTenant {
 }
 
 const LOOKUP_TTL_MS = 5_000;
+const TENANT_COLUMNS = 'id, name, created_at as "createdAt"';
 
 export class TenantService implements TenantLookup {
-  private readonly db: Database;
+  private readonly db: DatabaseHandle;
   private readonly needs: TenantNeeds;
   // "No such tenant" is cached too, so a flood of requests for a bad host stays cheap.
   private readonly byName = new LRUCache<string, Tenant | { missing: true }>({
@@ -44,7 +43,7 @@ export class TenantService implements TenantLookup {
     ttl: LOOKUP_TTL_MS,
   });
 
-  constructor(db: Database, needs: TenantNeeds) {
+  constructor(db: DatabaseHandle, needs: TenantNeeds) {
     this.db = db;
     this.needs = needs;
   }
@@ -58,7 +57,11 @@ export class TenantService implements TenantLookup {
   async findByName(name: string): Promise<Tenant | undefined> {
     const cached = this.byName.get(name);
     if (cached) return 'missing' in cached ? undefined : cached;
-    const [row] = await this.db.select().from(tenants).where(eq(tenants.name, name)).limit(1);
+    const [row] = await this.db.prepared<Tenant>(
+      'tenant_by_name',
+      `select ${TENANT_COLUMNS} from tenants where name = $1`,
+      [name],
+    );
     this.byName.set(name, row ?? { missing: true });
     return row;
   }
@@ -70,7 +73,7 @@ export class TenantService implements TenantLookup {
   }
 
   async list(): Promise<Tenant[]> {
-    return this.db.select().from(tenants).orderBy(asc(tenants.name));
+    return this.db.query<Tenant>(`select ${TENANT_COLUMNS} from tenants order by name`);
   }
 
   async create(name: string): Promise<CreatedTenant> {
@@ -79,8 +82,11 @@ export class TenantService implements TenantLookup {
         `Tenant name "${name}" is not valid: 3 to 40 characters, lowercase letters, digits and hyphens, starting with a letter.`,
       );
     }
-    const created = await this.db.transaction(async (tx) => {
-      const [tenant] = await tx.insert(tenants).values({ name }).onConflictDoNothing().returning();
+    const created = await this.db.rawTransaction(async (tx) => {
+      const [tenant] = await tx.query<Tenant>(
+        `insert into tenants (name) values ($1) on conflict do nothing returning ${TENANT_COLUMNS}`,
+        [name],
+      );
       if (!tenant) throw new TenantExistsError(`Tenant "${name}" already exists.`);
       return { tenant, bootstrapApp: await this.needs.createBootstrapApp(tx, tenant.id) };
     });
@@ -90,13 +96,13 @@ export class TenantService implements TenantLookup {
 
   /** Deletes the tenant and, through cascades, everything it owns. */
   async delete(name: string): Promise<boolean> {
-    const deleted = await this.db.transaction(async (tx) => {
+    const deleted = await this.db.rawTransaction(async (tx) => {
       // References between the tenant's own rows are checked once the whole cascade is done.
-      await tx.execute(sql`set constraints all deferred`);
-      const [row] = await tx
-        .delete(tenants)
-        .where(eq(tenants.name, name))
-        .returning({ id: tenants.id });
+      await tx.query('set constraints all deferred');
+      const [row] = await tx.query<{ id: number }>(
+        'delete from tenants where name = $1 returning id',
+        [name],
+      );
       if (row) await this.needs.invalidateTenantTokens(tx, row.id);
       return row;
     });

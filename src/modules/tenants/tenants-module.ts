@@ -11,5 +11,5 @@ export function createTenantsModule(
   context: ModuleContext,
   needs: TenantNeeds,
 ): AppModule<TenantsServices> {
-  return { name: 'tenants', services: { tenants: new TenantService(context.database.db, needs) } };
+  return { name: 'tenants', services: { tenants: new TenantService(context.database, needs) } };
 }

@@ -4,12 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  PGLITE_EXTENSIONS,
-  wrapPglite,
-  wrapPool,
-  type DatabaseHandle,
-} from '../../../src/db/database.ts';
+import { wrapPool, type DatabaseHandle } from '../../../src/db/database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../../src/db/embedded-database.ts';
 import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
 import { databaseUrlFor } from '../../support/global-setup.ts';
 
