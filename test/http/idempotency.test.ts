@@ -3,9 +3,14 @@
 // key is 422; a key whose request still runs is 409; keys are per tenant and app; a bad key is
 // 400; keys expire and are pruned; a crashed request's key is taken over once its lease is over.
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
+import { Readable } from 'node:stream';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../src/http/authentication.ts';
+import { registerErrorHandling } from '../../src/http/error-handler.ts';
+import { registerIdempotency } from '../../src/http/idempotency.ts';
 import { IDEMPOTENCY_PRUNE_QUEUE } from '../../src/http/idempotency-pruning.ts';
+import { IdempotencyStore } from '../../src/http/idempotency-store.ts';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
 
 const TTL_SECONDS = 7200;
@@ -465,5 +470,74 @@ describe('the OpenAPI document', () => {
         expect(operation.responses['422']).toBeDefined();
       }
     expect(posts).toBeGreaterThan(20);
+  });
+});
+
+describe('answers that are not stored', () => {
+  // A server of its own with the idempotency hooks, a fixed principal (acme's bootstrap app) and
+  // routes that fail on purpose, on the same database as the API.
+  let server: FastifyInstance;
+  let runs = 0;
+  beforeAll(async () => {
+    const tenantId = (await api.services.tenants.findByName('acme'))!.id;
+    server = Fastify();
+    registerErrorHandling(server);
+    server.decorateRequest('principal', null as unknown as Principal);
+    server.addHook('onRequest', (request, _reply, done) => {
+      request.principal = {
+        tenantId,
+        appId: acme.appId,
+        appTypeId: 3,
+        scopes: new Set(['public', 'private', 'management']),
+        jti: randomUUID(),
+        expiresAt: Date.now() + 60_000,
+      };
+      done();
+    });
+    registerIdempotency(
+      server,
+      new IdempotencyStore(api.database.handle, { ttlSeconds: 60, leaseSeconds: 60 }),
+    );
+    server.post('/flaky', async (_request, reply) => {
+      runs++;
+      if (runs === 1) throw new Error('the first run fails');
+      return reply.code(201).send({ Run: runs });
+    });
+    server.post('/stream', async (_request, reply) =>
+      reply.type('text/plain').send(Readable.from(['streamed'])),
+    );
+    await server.ready();
+  });
+  afterAll(() => server?.close());
+
+  const post = (url: string, key: string) =>
+    server.inject({
+      method: 'POST',
+      url,
+      headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+
+  it('frees the key after a 5xx, so that a retry runs (and its answer is then kept)', async () => {
+    const key = newKey();
+    const failed = await post('/flaky', key);
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json<{ Code: string }>().Code).toBe('InternalError');
+    expect(await keyRows(key)).toEqual([]);
+    const retry = await post('/flaky', key);
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json()).toEqual({ Run: 2 });
+    const again = await post('/flaky', key);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual({ Run: 2 });
+    expect(runs).toBe(2);
+  });
+
+  it('frees the key of an answer sent as a stream', async () => {
+    const key = newKey();
+    const streamed = await post('/stream', key);
+    expect(streamed.statusCode).toBe(200);
+    expect(streamed.body).toBe('streamed');
+    expect(await keyRows(key)).toEqual([]);
   });
 });
