@@ -160,7 +160,8 @@ export function createServices(
     storage: storage.services,
     company: company.services,
     analytics: analytics.services,
-    idempotency: new IdempotencyStore(database, {
+    // Claims and stored answers commit without waiting for the disk (see asyncCommit).
+    idempotency: new IdempotencyStore(database.asyncCommit, {
       ttlSeconds: config.idempotencyKeyTtlSeconds,
       leaseSeconds: IDEMPOTENCY_LEASE_SECONDS,
     }),
