@@ -259,6 +259,30 @@ describe('POST with an Idempotency-Key', () => {
   });
 });
 
+describe('a raw asset upload with an Idempotency-Key', () => {
+  it('is replayed for the same type and length, and 422 for another length', async () => {
+    const key = newKey();
+    const upload = (bytes: string) =>
+      api.app.inject({
+        method: 'POST',
+        url: '/management/storage/asset/raw?fileName=notes.txt',
+        headers: {
+          host: acme.host,
+          authorization: `Bearer ${acme.token}`,
+          'content-type': 'text/plain',
+          'idempotency-key': key,
+        },
+        payload: bytes,
+      });
+    const first = await upload('hello');
+    expect(first.statusCode, first.body).toBe(201);
+    expectReplayOf(await upload('hello'), first);
+    const other = await upload('hello, world');
+    expect(other.statusCode).toBe(422);
+    expect(errorBody(other).Code).toBe('IdempotencyKeyReused');
+  });
+});
+
 describe('PATCH with an Idempotency-Key', () => {
   it('answers a retry with the stored answer even after the item changed since', async () => {
     const created = await postItem({ Title: 'Lamp', SKU: `SKU-${newKey()}` }, undefined);
