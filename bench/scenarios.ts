@@ -1,5 +1,6 @@
 // The load scenarios: each names what it measures, how to build its requests, and its target
 // as a ratio of one of the two baselines measured in the same run.
+import { randomUUID } from 'node:crypto';
 import type { Request as AutocannonRequest } from 'autocannon';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import { nearStorePath } from './company-stores.ts';
@@ -109,6 +110,43 @@ export const SEARCH_SCENARIOS: Scenario[] = [
   ),
 ];
 
+const ITEM_CREATE = 'POST /private/catalog/item (create, no Idempotency-Key)';
+
+/**
+ * Item creation without and with an Idempotency-Key (a new key per request, as a client sends
+ * on first tries): the pair's ratio is the cost of the key (its claim and the stored answer).
+ */
+function itemCreateScenarios(): Scenario[] {
+  const create = (withKey: boolean) => (ctx: BenchContext) => [
+    {
+      method: 'POST' as const,
+      path: '/private/catalog/item',
+      headers: {
+        host: ctx.tenantHost,
+        accept,
+        authorization: `Bearer ${ctx.token}`,
+        'content-type': 'application/json',
+      },
+      setupRequest: (req: AutocannonRequest) => {
+        const unique = randomUUID();
+        return {
+          ...req,
+          headers: { ...req.headers, ...(withKey ? { 'idempotency-key': unique } : {}) },
+          body: JSON.stringify({ Title: `Bench lamp ${unique}`, SKU: `bench-${unique}` }),
+        };
+      },
+    },
+  ];
+  return [
+    { name: ITEM_CREATE, requests: create(false) },
+    {
+      name: 'POST /private/catalog/item (create, unique Idempotency-Key)',
+      requests: create(true),
+      target: { relativeTo: ITEM_CREATE, minRatio: 0.8 },
+    },
+  ];
+}
+
 export const SERVER_SCENARIOS: Scenario[] = [
   {
     name: 'GET /health/live (baseline)',
@@ -178,6 +216,7 @@ export const SERVER_SCENARIOS: Scenario[] = [
       engines: POSTGRES_ONLY,
     },
   },
+  ...itemCreateScenarios(),
   ...ANALYTICS_SCENARIOS,
   {
     name: 'GET /company/stores/{lng;lat}/logicaldevices (nearest store, 100k stores, 1M devices)',

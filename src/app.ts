@@ -9,6 +9,9 @@ import { registerAuthentication } from './http/authentication.ts';
 import { ApiError } from './http/errors.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/error-handler.ts';
 import { registerHealth } from './http/health.ts';
+import { registerIdempotency } from './http/idempotency.ts';
+import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
+import { IdempotencyStore } from './http/idempotency-store.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
@@ -56,9 +59,17 @@ export interface Services {
   storage: StorageServices;
   company: CompanyServices;
   analytics: AnalyticsServices;
+  /** Idempotency-Key claims and stored answers (every POST and PATCH; src/http/idempotency.ts). */
+  idempotency: IdempotencyStore;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
+
+/**
+ * How long a running request holds its Idempotency-Key. Past it, the key's request is taken for
+ * dead (its server crashed) and a retry runs it again; no request of this API runs that long.
+ */
+const IDEMPOTENCY_LEASE_SECONDS = 120;
 
 /** Replaceable outside dependencies (tests stand in their own). */
 export interface ServiceOverrides {
@@ -149,6 +160,11 @@ export function createServices(
     storage: storage.services,
     company: company.services,
     analytics: analytics.services,
+    // Claims and stored answers commit without waiting for the disk (see asyncCommit).
+    idempotency: new IdempotencyStore(database.asyncCommit, {
+      ttlSeconds: config.idempotencyKeyTtlSeconds,
+      leaseSeconds: IDEMPOTENCY_LEASE_SECONDS,
+    }),
     logger,
   };
 }
@@ -242,6 +258,7 @@ export async function buildApp(
     hostResolvers: modules.flatMap((m) => m.hostResolvers ?? []),
   });
   registerAuthentication(app, services.oauth.verifier);
+  registerIdempotency(app, services.idempotency);
   await registerOpenApi(app);
   registerMetrics(app);
   registerHealth(app, services.database);
@@ -250,6 +267,7 @@ export async function buildApp(
   for (const module of modules) if (module.routes) await app.register(module.routes);
   for (const module of modules)
     for (const queue of module.queues ?? []) services.jobs.define(queue);
+  services.jobs.define(idempotencyPruneQueue(services.idempotency, () => services.logger.current));
 
   services.logger.current = app.log;
   await services.jobs.start(app.log);

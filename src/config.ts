@@ -40,6 +40,8 @@ export interface Config {
   appRateLimits: Record<number, number>;
   /** Redis that every instance shares, for the per-app rate limits; without it they are per process. */
   redisUrl: string | undefined;
+  /** How long an Idempotency-Key and its stored answer are kept (24 h by default). */
+  idempotencyKeyTtlSeconds: number;
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -310,5 +312,6 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    idempotencyKeyTtlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 1, 2_592_000),
   };
 }

@@ -29,9 +29,13 @@ export function wrapPglite(
   onClose: () => Promise<void> = async () => {},
 ): DatabaseHandle {
   const statements = new PgliteStatements(client);
-  return {
+  const handle: DatabaseHandle = {
     engine: 'pglite',
     url: undefined,
+    // One process, one connection: its commits wait for nothing another pool could skip.
+    get asyncCommit() {
+      return handle;
+    },
     async execRows(script: string) {
       const results = await client.exec(script);
       return results.at(-1)?.rows ?? [];
@@ -71,6 +75,7 @@ export function wrapPglite(
       await onClose();
     },
   };
+  return handle;
 }
 
 export async function openEmbeddedDatabase(

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorBodySchema } from './error-body.ts';
+import { idempotencyKeyHeaderSchema, takesIdempotencyKey } from './idempotency-openapi.ts';
 import { accessForPath, type RouteAccess } from './route-access.ts';
 
 const STANDARD_ERRORS: Record<string, string> = {
@@ -13,6 +14,8 @@ const STANDARD_ERRORS: Record<string, string> = {
   406: 'Unsupported API version in Accept',
   415: 'Body is not application/json',
   413: 'Body too large',
+  409: 'A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation',
+  422: 'This Idempotency-Key was used with another request (IdempotencyKeyReused)',
 };
 
 function errorCodesFor(access: RouteAccess, method: string): string[] {
@@ -20,6 +23,7 @@ function errorCodesFor(access: RouteAccess, method: string): string[] {
   const codes = ['400', '404', '406'];
   if (access !== 'anonymous') codes.push('401', '403');
   if (['POST', 'PUT', 'PATCH'].includes(method)) codes.push('413', '415');
+  if (takesIdempotencyKey(access, method)) codes.push('409', '422');
   return codes;
 }
 
@@ -69,6 +73,15 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           },
         },
       },
+    },
+    // The Idempotency-Key header is documented, not validated by the schema: its hook answers a
+    // bad key with its own code (InvalidIdempotencyKey).
+    transform: ({ schema, url, route }) => {
+      const methods = [route.method].flat();
+      const access = route.config?.access ?? accessForPath(url);
+      if (!schema || !methods.some((method) => takesIdempotencyKey(access, method)))
+        return { schema, url };
+      return { schema: { ...schema, headers: idempotencyKeyHeaderSchema(schema.headers) }, url };
     },
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) =>

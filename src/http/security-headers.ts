@@ -14,6 +14,7 @@ const EXPOSED_HEADERS = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'Content-Range',
+  'Idempotent-Replayed',
 ];
 
 export async function registerSecurityHeaders(

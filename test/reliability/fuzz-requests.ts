@@ -312,13 +312,32 @@ export function headerArbitrary(
       authorization: rarely(
         fc.constantFrom('Bearer', 'Bearer x.y.z', 'Basic !!!', 'Bearer ' + 'a'.repeat(8_000)),
       ),
+      // Good keys (fixed ones recur across requests, so some are replays or reuses) and bad ones.
+      idempotencyKey: rarely(
+        fc.oneof(
+          fc.constantFrom(
+            'fuzz-key',
+            '"fuzz-key"',
+            '',
+            '""',
+            '"unterminated',
+            'a b',
+            'k'.repeat(300),
+            'été',
+            ['a', 'b'],
+            'a, b',
+          ),
+          fc.uuid(),
+        ),
+      ),
     })
-    .map(({ contentType: type, accept, ifMatch, authorization }) => {
+    .map(({ contentType: type, accept, ifMatch, authorization, idempotencyKey }) => {
       const headers: Record<string, string | string[]> = {};
       if (type !== undefined) headers['content-type'] = type;
       if (accept !== undefined) headers.accept = accept;
       if (ifMatch !== undefined) headers['if-match'] = ifMatch;
       if (authorization !== undefined) headers.authorization = authorization;
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
       return headers;
     });
 }

@@ -36,6 +36,7 @@ const CONFIG_VARIABLES = [
   'CORS_ORIGINS',
   'APP_RATE_LIMITS',
   'REDIS_URL',
+  'IDEMPOTENCY_KEY_TTL_SECONDS',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
