@@ -38,6 +38,7 @@ export async function createMember(
   username: string,
   roles: string[],
   password = GOOD_PASSWORD,
+  extra: Record<string, unknown> = {},
 ): Promise<MemberJson> {
   const response = await api.call({
     method: 'POST',
@@ -48,6 +49,7 @@ export async function createMember(
       Name: `Name of ${username}`,
       Password: password,
       Roles: roles.map((Id) => ({ Id })),
+      ...extra,
     },
   });
   expect(response.statusCode, response.body).toBe(201);
