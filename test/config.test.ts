@@ -93,6 +93,18 @@ describe('configuration defaults', () => {
   });
 });
 
+describe('TRUST_PROXY', () => {
+  it('reads false, true, a hop count or addresses and ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+  });
+});
+
 describe('configuration errors name the variable', () => {
   it.each([
     ['PORT', 'abc'],
@@ -114,6 +126,7 @@ describe('configuration errors name the variable', () => {
     ['TOKEN_TTL_SECONDS', '-60'],
     ['REFRESH_TOKEN_TTL_SECONDS', '60'],
     ['REFRESH_TOKEN_TTL_SECONDS', 'a day'],
+    ['TRUST_PROXY', 'the load balancer'],
     ['PROVISIONING_DELAY_SECONDS', 'soon'],
     ['PROVISIONING_DELAY_SECONDS', '-1'],
     ['PUBLIC_SCHEME', 'ftp'],
