@@ -36,6 +36,7 @@ import {
 import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
 import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
 import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
+import { createMembersModule, type MembersServices } from './modules/members/members-module.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
 import {
   createStorageModule,
@@ -53,6 +54,7 @@ export interface Services {
   modules: AppModule[];
   tenants: TenantService;
   oauth: OAuthServices;
+  members: MembersServices;
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
@@ -102,15 +104,28 @@ export function createServices(
   const notifications = createNotificationsModule(context, {
     ...(overrides.mailTransport ? { mailTransport: overrides.mailTransport } : {}),
   });
-  // Tenants and tokens need each other: bound late, through the variables below.
+  // Tenants, members and tokens need each other: bound late, through the variables below.
   const oauth = createOAuthModule(context, {
     forgetTenant: (tenantId) => tenants.services.tenants.forget(tenantId),
     physicalDevice: (tenantId, deviceId) =>
       company.services.physicalDevices.find(tenantId, deviceId),
+    member: (tenantId, memberId, sql) => members.services.members.grant(tenantId, memberId, sql),
+    signIn: (tenantId, username, password, address) =>
+      members.services.signIn.signIn(tenantId, username, password, address),
+    changePassword: (tenantId, memberId, password) =>
+      members.services.members.changePassword(tenantId, memberId, password),
   });
-  const { tokens, apps } = oauth.services;
+  const { tokens, apps, sessions } = oauth.services;
+  const members = createMembersModule(context, {
+    endSessions: (sql, tenantId, memberId) => sessions.endMemberSessions(sql, tenantId, memberId),
+    forgetTokens: (tenantId, memberId) => tokens.forget(tenantId, memberId),
+  });
   const tenants = createTenantsModule(context, {
     createBootstrapApp: (tx, tenantId) => apps.createBootstrap(tx, tenantId),
+    createOwner: async (tx, tenantId) => {
+      const { member, password } = await members.services.members.createOwner(tx, tenantId);
+      return { Username: member.Username, Password: password };
+    },
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
   });
@@ -140,6 +155,7 @@ export function createServices(
   const modules: AppModule[] = [
     tenants,
     oauth,
+    members,
     notifications,
     catalog,
     integration,
@@ -154,6 +170,7 @@ export function createServices(
     modules,
     tenants: tenants.services.tenants,
     oauth: oauth.services,
+    members: members.services,
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,
@@ -167,6 +184,12 @@ export function createServices(
     }),
     logger,
   };
+}
+
+/** Fastify's trustProxy: a hop count becomes the function that Fastify's types ask for. */
+function trustProxyOption(value: Config['trustProxy']) {
+  if (typeof value !== 'number') return value;
+  return (_address: string, hop: number) => hop < value;
 }
 
 export interface BuildOptions {
@@ -204,6 +227,8 @@ export async function buildApp(
       disableRequestLogging: true,
     }),
     bodyLimit: config.jsonBodyLimitBytes,
+    // The client's address and scheme behind a load balancer (sign-in lockouts count per address).
+    trustProxy: trustProxyOption(config.trustProxy),
     forceCloseConnections: 'idle',
     // Requests that arrive while closing get the contract's error body (hook below).
     return503OnClosing: false,

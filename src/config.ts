@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: LogLevel;
   tokenTtlSeconds: number;
+  /** How long a member's refresh token (browser sign-in) stays usable; each use makes a new one. */
+  refreshTokenTtlSeconds: number;
   integrationHost: string;
   provisioningDelaySeconds: number;
   /** How long a provisioning job may run before it is taken to be dead and retried. */
@@ -42,6 +44,12 @@ export interface Config {
   redisUrl: string | undefined;
   /** How long an Idempotency-Key and its stored answer are kept (24 h by default). */
   idempotencyKeyTtlSeconds: number;
+  /**
+   * Which proxies in front of the server to believe about the client's address and scheme
+   * (X-Forwarded-For, X-Forwarded-Proto): false (none), true (any), a number of hops, or their
+   * addresses and CIDR ranges. Sign-in lockouts and client throttling count per address.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -166,6 +174,23 @@ function origins(env: Env, name: string): string[] {
 }
 
 /** `type=requests per minute` pairs, comma-separated: `1=600,4=600`. */
+// Fastify's trustProxy: true, a hop count, or addresses/CIDRs (proxy-addr checks each).
+const PROXY_ADDRESS = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
+function trustProxy(env: Env, name: string): boolean | number | string[] {
+  const value = read(env, name);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim());
+  if (list.some((part) => !PROXY_ADDRESS.test(part)))
+    throw new ConfigError(
+      name,
+      'must be true, false, a hop count, or IP addresses/CIDR ranges',
+      value,
+    );
+  return list;
+}
+
 function appRateLimits(env: Env, name: string): Record<number, number> {
   const raw = read(env, name);
   if (raw === undefined) return {};
@@ -289,6 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 86_400, 300, 2_592_000),
     integrationHost: hostName(env, 'INTEGRATION_HOST', `integration.${apiHost}`),
     provisioningDelaySeconds,
     // Must outlast the delay: a job still waiting it out is alive, not dead.
@@ -313,5 +339,6 @@ export function loadConfig(env: Env = process.env): Config {
     appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     idempotencyKeyTtlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 1, 2_592_000),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
   };
 }
