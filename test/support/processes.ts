@@ -36,6 +36,9 @@ const CONFIG_VARIABLES = [
   'CORS_ORIGINS',
   'APP_RATE_LIMITS',
   'REDIS_URL',
+  'IMPORT_MAX_BYTES',
+  'CATALOG_JOB_LEASE_SECONDS',
+  'JOB_POLLING_INTERVAL_SECONDS',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
