@@ -12,7 +12,7 @@ import {
 } from '../support/processes.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
-const RECORDS = 12_000;
+const RECORDS = 8_000;
 const FAILING = RECORDS / 1000; // every 1000th record has no Title
 let database: TestDatabase | undefined;
 
