@@ -45,7 +45,8 @@ it('resumes an import killed with -9 after its last committed chunk, with exact 
   });
   expect(created.code, created.stderr).toBe(0);
   const app = JSON.parse(created.stdout) as { ApplicationId: string; ApplicationSecret: string };
-  let { server, port } = await listeningServer(dataDir, env);
+  const first = await listeningServer(dataDir, env);
+  let port = first.port;
   const host = () => `resume.localhost:${port}`;
   const token = await clientToken(port, host(), app.ApplicationId, app.ApplicationSecret);
   const call = (method: string, path: string, body?: string, type?: string) =>
@@ -82,10 +83,10 @@ it('resumes an import killed with -9 after its last committed chunk, with exact 
   // Killed once a few chunks are in and the job is still running.
   const before = await waitFor(Id, (j) => j.RowsRead >= 2000, 120);
   expect(before.State).toBe('Running');
-  server.child.kill('SIGKILL');
-  await server.exited;
+  first.server.child.kill('SIGKILL');
+  await first.server.exited;
 
-  ({ server, port } = await listeningServer(dataDir, env));
+  port = (await listeningServer(dataDir, env)).port;
   const after = await waitFor(Id, (j) => j.State !== 'Running' && j.State !== 'Queued', 300);
   expect(after).toMatchObject({
     State: 'Succeeded',

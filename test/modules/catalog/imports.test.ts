@@ -253,6 +253,17 @@ describe('POST /private/catalog/imports (JSONL)', () => {
   });
 });
 
+describe('POST /private/catalog/imports (encodings)', () => {
+  it('skips a byte order mark before the first record, in JSONL and in CSV', async () => {
+    const tenant = await newTenant();
+    const a = await runImport(api, tenant, '\uFEFF{"Title":"Ünïcode ☂"}\r\n', JSONL);
+    expect(a).toMatchObject({ State: 'Succeeded', RowsWritten: 1 });
+    const b = await runImport(api, tenant, '\uFEFFTitle\r\nŞık\r\n', CSV);
+    expect(b).toMatchObject({ State: 'Succeeded', RowsWritten: 1 });
+    expect((await items(tenant)).map((i) => i.Title)).toEqual(['Ünïcode ☂', 'Şık']);
+  });
+});
+
 describe('POST /private/catalog/imports (CSV)', () => {
   it('SkipFailedRows: converts cells, names bad rows by line', async () => {
     const tenant = await newTenant();

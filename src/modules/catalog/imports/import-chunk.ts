@@ -170,7 +170,7 @@ async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): 
 }
 
 async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Promise<void> {
-  const { tenantId, importId } = ctx;
+  const { tenantId } = ctx;
   const ids = await sql.query<{ id: number }>(
     `select nextval(pg_get_serial_sequence('items', 'id'))::int as id from generate_series(1, $1)`,
     [good.length],
@@ -245,7 +245,6 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
       col((g) => g.record.Rating ?? null),
     ],
   );
-  void importId;
 }
 
 /**

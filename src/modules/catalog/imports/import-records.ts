@@ -38,9 +38,11 @@ async function* jsonlRecords(source: Readable, skip: number): AsyncGenerator<Sou
   let line = 0;
   let index = 0;
   let bytes = 0;
-  for await (const text of lines) {
+  for await (let text of lines) {
     line++;
     bytes += Buffer.byteLength(text) + 1;
+    // A byte order mark before the first record is not part of it.
+    if (line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
     if (text.trim() === '') continue;
     index++;
     if (index <= skip) continue;
