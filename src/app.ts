@@ -129,7 +129,30 @@ export function createServices(
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
   });
-  const catalog = createCatalogModule(context);
+  // Bound late: the storage module is created below (it needs the catalog too).
+  const catalog = createCatalogModule(context, {
+    files: {
+      store: async (tenantId, baseUrl, file, body, maxBytes) => {
+        const asset = await storage.services.assets.createFromStream(
+          tenantId,
+          baseUrl,
+          file,
+          body,
+          maxBytes,
+        );
+        return { id: asset.Id, size: asset.Size, url: asset.AssetUrl };
+      },
+      open: async (tenantId, assetId) => {
+        const blob = await storage.services.assets.blobOf(tenantId, assetId);
+        if (!blob) return undefined;
+        return {
+          size: blob.size,
+          mimeType: blob.mimeType,
+          read: () => storage.services.store.read(blob.sha256, { start: 0, end: blob.size - 1 }),
+        };
+      },
+    },
+  });
   const integration = createIntegrationModule(
     context,
     { notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification) },

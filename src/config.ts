@@ -31,6 +31,10 @@ export interface Config {
   jobMaintenanceIntervalSeconds: number;
   /** Largest asset upload in bytes (contract §4: 25 MiB). */
   assetMaxBytes: number;
+  /** Largest catalog import file in bytes (a body posted to the import route). */
+  importMaxBytes: number;
+  /** How long a running import or export job holds its lease before another instance may take it over. */
+  catalogJobLeaseSeconds: number;
   /** An S3-compatible blob store; without it blobs stay under DATA_DIR/blobs. */
   s3: S3Settings | undefined;
   /**
@@ -334,6 +338,8 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollingIntervalSeconds: integer(env, 'JOB_POLLING_INTERVAL_SECONDS', 2, 1, 60),
     jobMaintenanceIntervalSeconds: integer(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
     assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 1_073_741_824, 1, 68_719_476_736),
+    catalogJobLeaseSeconds: integer(env, 'CATALOG_JOB_LEASE_SECONDS', 30, 2, 3600),
     s3: s3Url(env, 'S3_URL'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),

@@ -1,4 +1,5 @@
 // CLI entry: `serve` (npm start), `migrate`, `tenant create|list|delete`, `keys rotate`.
+import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createServices, type Services } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -6,6 +7,7 @@ import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabase } from './schema.ts';
 import { ApiError } from './http/errors.ts';
+import type { ImportJob } from './modules/catalog/imports/import-schemas.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-errors.ts';
 import { serve } from './server.ts';
@@ -21,7 +23,9 @@ const USAGE = `Usage: npm run -s omni -- <command>
   keys rotate                  start signing tokens with a new key
   endpoint status <tenant>     the tenant's integration endpoint, with the reason of a failure
   analytics detach --before YYYY-MM   detach the analytics partitions of the months before
-  analytics trending --date YYYY-MM-DD [tenant]   compute that day's trending items now`;
+  analytics trending --date YYYY-MM-DD [tenant]   compute that day's trending items now
+  catalog import <tenant> <file> [--format jsonl|csv] [--skip-failed] [--create-missing]
+                               import items from a JSONL or CSV file, with a progress bar`;
 
 class UsageError extends Error {}
 
@@ -190,6 +194,57 @@ async function analyticsCommand(
   }
 }
 
+/** One line of progress, rewritten in place on a terminal. */
+function progressLine(job: ImportJob): string {
+  const width = 30;
+  const filled = Math.round((job.Percentage / 100) * width);
+  return (
+    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${job.Percentage.toFixed(1)}% ` +
+    `${job.Phase === 'Validating' ? 'validated' : 'read'} ${job.RowsRead}, written ${job.RowsWritten}, ` +
+    `failed ${job.RowsFailed}, ${Math.round(job.RowsPerSecond)} rows/s`
+  );
+}
+
+async function catalogCommand(
+  config: Config,
+  args: string[],
+  options: { format?: string | undefined; 'skip-failed': boolean; 'create-missing': boolean },
+): Promise<void> {
+  const [action, tenantName, file] = args;
+  if (action !== 'import' || !tenantName || !file) throw new UsageError(USAGE);
+  const format = options.format ?? (/\.csv$/i.test(file) ? 'csv' : 'jsonl');
+  if (format !== 'jsonl' && format !== 'csv')
+    throw new UsageError('--format must be jsonl or csv.');
+  await withServices(config, async ({ catalog, tenants }) => {
+    const tenant = await tenants.findByName(tenantName);
+    if (!tenant) throw new UsageError(`Tenant "${tenantName}" does not exist.`);
+    const job = await catalog.imports.create(
+      tenant.id,
+      publicUrls(config).tenantBaseUrl(tenant.name),
+      {
+        format,
+        errorPolicy: options['skip-failed'] ? 'SkipFailedRows' : 'RejectAll',
+        createMissing: options['create-missing'],
+      },
+      { body: createReadStream(file), mimeType: undefined },
+      false,
+    );
+    const tty = process.stderr.isTTY;
+    let last = job;
+    await catalog.imports.run(tenant.id, job.Id, (progress) => {
+      last = progress;
+      if (tty) process.stderr.write(`\r${progressLine(progress)}`);
+    });
+    if (tty) process.stderr.write('\n');
+    console.log(`Import ${last.Id}: ${last.State}. ${progressLine(last)}`);
+    if (last.Error) console.log(last.Error);
+    if (last.RowsFailed > 0)
+      for await (const text of catalog.imports.results(tenant.id, job.Id))
+        for (const line of text.split('\n')) if (line.includes('"Failed"')) console.log(line);
+    if (last.State !== 'Succeeded') process.exitCode = 1;
+  });
+}
+
 async function run(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -200,6 +255,9 @@ async function run(argv: string[]): Promise<void> {
       date: { type: 'string' },
       role: { type: 'string', multiple: true },
       name: { type: 'string' },
+      format: { type: 'string' },
+      'skip-failed': { type: 'boolean', default: false },
+      'create-missing': { type: 'boolean', default: false },
     },
   });
   const [command, ...rest] = positionals;
@@ -248,6 +306,8 @@ async function run(argv: string[]): Promise<void> {
       return;
     case 'member':
       await memberCommand(config, rest, values);
+    case 'catalog':
+      await catalogCommand(config, rest, values);
       return;
     case 'keys':
       if (rest[0] !== 'rotate') throw new UsageError(USAGE);

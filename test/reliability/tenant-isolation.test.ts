@@ -72,10 +72,30 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
   const member = await createMember(api, tenant, `member-${label}`, ['analyst'], undefined, {
     Name: `${marker} member`,
   });
+  const catalogImport = await api.app.inject({
+    method: 'POST',
+    url: '/private/catalog/imports?errorPolicy=SkipFailedRows',
+    headers: {
+      host: tenant.host,
+      authorization: `Bearer ${tenant.token}`,
+      'content-type': 'application/x-ndjson',
+    },
+    payload: `${JSON.stringify({ Title: `${marker} imported` })}\n`,
+  });
+  expect(catalogImport.statusCode, catalogImport.body).toBe(202);
+  const catalogExport = await api.call({
+    method: 'POST',
+    url: '/private/catalog/exports',
+    tenant,
+    body: {},
+  });
+  expect(catalogExport.statusCode, catalogExport.body).toBe(202);
   return {
     marker,
     ids: {
       apps: tenant.appId,
+      imports: String(catalogImport.json<{ Id: number }>().Id),
+      exports: String(catalogExport.json<{ Id: number }>().Id),
       item: String(item.Id),
       items: String(item.Id),
       dynamicattributetypes: String(attributeType.Id),

@@ -37,6 +37,9 @@ const CONFIG_VARIABLES = [
   'APP_RATE_LIMITS',
   'REDIS_URL',
   'IDEMPOTENCY_KEY_TTL_SECONDS',
+  'IMPORT_MAX_BYTES',
+  'CATALOG_JOB_LEASE_SECONDS',
+  'JOB_POLLING_INTERVAL_SECONDS',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

@@ -8,6 +8,11 @@ import { BrandService } from './brands/brand-service.ts';
 import { categoryRoutes } from './categories/category-routes.ts';
 import { CategoryTreeItem } from './categories/category-schemas.ts';
 import { CategoryService } from './categories/category-service.ts';
+import type { CatalogFiles } from './catalog-files.ts';
+import { exportRoutes } from './exports/export-routes.ts';
+import { EXPORT_QUEUE, ExportService } from './exports/export-service.ts';
+import { importRoutes } from './imports/import-routes.ts';
+import { IMPORT_QUEUE, ImportService } from './imports/import-service.ts';
 import { itemRoutes } from './items/item-routes.ts';
 import { ItemService } from './items/item-service.ts';
 import { VariantService } from './items/variant-service.ts';
@@ -27,10 +32,39 @@ export interface CatalogServices {
   tags: TagService;
   priceTypes: PriceTypeService;
   search: SearchService;
+  imports: ImportService;
+  exports: ExportService;
 }
 
-export function createCatalogModule(context: ModuleContext): AppModule<CatalogServices> {
+export type { CatalogFiles } from './catalog-files.ts';
+
+/** What the catalog needs of other modules (passed in by app.ts). */
+export interface CatalogNeeds {
+  /** Import files are read from, and export files written to, assets of the tenant. */
+  files: CatalogFiles;
+}
+
+export function createCatalogModule(
+  context: ModuleContext,
+  needs: CatalogNeeds,
+): AppModule<CatalogServices> {
   const db = context.database;
+  const leaseSeconds = context.config.catalogJobLeaseSeconds;
+  const imports = new ImportService(db, needs.files, context.jobs, {
+    leaseSeconds,
+    maxBytes: context.config.importMaxBytes,
+  });
+  const exports = new ExportService(db, needs.files, context.jobs, leaseSeconds);
+  let sweeper: NodeJS.Timeout | undefined;
+  // Jobs whose worker died (their lease ran out) are sent again by any instance.
+  const sweep = async () => {
+    try {
+      await imports.resumeOrphans();
+      await exports.resumeOrphans();
+    } catch (error) {
+      context.log()?.warn({ err: error }, 'could not look for orphaned catalog jobs');
+    }
+  };
   const attributes = new AttributeService(db);
   const variants = new VariantService(db);
   const services: CatalogServices = {
@@ -42,6 +76,8 @@ export function createCatalogModule(context: ModuleContext): AppModule<CatalogSe
     tags: new TagService(db),
     priceTypes: new PriceTypeService(db),
     search: new SearchService(db),
+    imports,
+    exports,
   };
   return {
     name: 'catalog',
@@ -56,6 +92,38 @@ export function createCatalogModule(context: ModuleContext): AppModule<CatalogSe
       await app.register(tagRoutes, { tagService: services.tags });
       await app.register(priceTypeRoutes, { priceTypes: services.priceTypes });
       await app.register(searchRoutes, { search: services.search });
+      await app.register(importRoutes, { imports });
+      await app.register(exportRoutes, { exports });
+    },
+    queues: [
+      {
+        name: IMPORT_QUEUE,
+        handler: async (data: { tenantId: number; importId: number }) =>
+          imports.run(data.tenantId, data.importId),
+        retryLimit: 3,
+        retryDelaySeconds: 5,
+        // A long import runs for hours; its lease, not pg-boss's expiry, tells whether it died.
+        expireInSeconds: 23 * 3600,
+        concurrency: 1,
+      },
+      {
+        name: EXPORT_QUEUE,
+        handler: async (data: { tenantId: number; exportId: number }) =>
+          exports.run(data.tenantId, data.exportId),
+        retryLimit: 3,
+        retryDelaySeconds: 5,
+        expireInSeconds: 23 * 3600,
+        concurrency: 1,
+      },
+    ],
+    start: async () => {
+      await sweep();
+      sweeper = setInterval(() => void sweep(), leaseSeconds * 1000);
+      sweeper.unref();
+    },
+    stop: async () => {
+      clearInterval(sweeper);
+      await imports.stop();
     },
   };
 }

@@ -78,15 +78,19 @@ export class AssetService {
     return { fileName, mimeType: parseMimeType(asset.mimeType) };
   }
 
-  /** Stores a streamed upload (POST /asset/raw): 413 past the limit, nothing left on failure. */
+  /**
+   * Stores a streamed upload (POST /asset/raw): 413 past the limit (ASSET_MAX_BYTES unless the
+   * caller has its own, as a catalog import file does), nothing left on failure.
+   */
   async createFromStream(
     tenantId: number,
     baseUrl: string,
     declared: NewAsset,
     body: Readable,
+    maxBytes = this.maxBytes,
   ): Promise<AssetJson> {
     const asset = this.checkDeclared(declared);
-    const spooled = await spool(body, await this.store.spoolDirectory(), this.maxBytes);
+    const spooled = await spool(body, await this.store.spoolDirectory(), maxBytes);
     return this.store_(tenantId, baseUrl, asset, spooled);
   }
 
@@ -243,6 +247,20 @@ export class AssetService {
   /** Stops serving a key from the cache (its asset was deleted, or its blob is gone). */
   forgetContent(tenantId: number, urlKey: string): void {
     this.contents.delete(`${tenantId}/${urlKey}`);
+  }
+
+  /** Where an asset's bytes are (to read them with the blob store), or undefined. */
+  async blobOf(
+    tenantId: number,
+    id: number,
+  ): Promise<{ sha256: string; size: number; mimeType: string } | undefined> {
+    const [row] = await this.db.query<{ sha256: string; size: string | number; mime_type: string }>(
+      'select sha256, size, mime_type from assets where tenant_id = $1 and id = $2',
+      [tenantId, id],
+    );
+    return row
+      ? { sha256: row.sha256, size: Number(row.size), mimeType: row.mime_type }
+      : undefined;
   }
 
   /** The family of an asset of this tenant, or undefined (relations check it). */

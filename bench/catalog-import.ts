@@ -1,0 +1,133 @@
+// The catalog import against its baseline, in one run (issue 20): BENCH_IMPORT_ROWS items (default
+// 100k) with two prices, two dynamic attributes, a tag, a category and a brand, imported by the
+// import job (validation, references, documents and search indexing by the database's triggers)
+// into a new tenant; then the same rows written by bare multi-row INSERTs, 1000 rows a statement,
+// into plain tables of the same columns without triggers or indexes beyond their keys.
+// Prints rows per second of both and their ratio (target ≥ 0.5).
+// Usage: DATABASE_URL=… node bench/catalog-import.ts   (BENCH_DATABASE_URL is taken too)
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { createServices } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateDatabase } from '../src/schema.ts';
+
+const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const env = { ...process.env };
+if (env.BENCH_DATABASE_URL) env.DATABASE_URL = env.BENCH_DATABASE_URL;
+const config = loadConfig(env);
+const database = await openDatabase(config);
+
+const record = (i: number) => ({
+  SKU: `IMP-${i}`,
+  Title: `Imported lantern ${i}`,
+  Model: `M${i % 50}`,
+  ShortDescription: `A lantern of model ${i % 50}`,
+  Category: `Category ${i % 20}`,
+  Brand: `Brand ${i % 30}`,
+  Prices: [
+    { PriceTypeSymbol: 'EUR', NormalPrice: 10 + (i % 90), DiscountPrice: 5 },
+    { PriceTypeSymbol: 'USD', NormalPrice: 12 + (i % 90) },
+  ],
+  DynamicAttributes: [
+    { TypeName: 'Color', Value: ['Red', 'Blue', 'Green'][i % 3] },
+    { TypeName: 'Size', Value: String(i % 10) },
+  ],
+  Tags: [{ Name: `Tag ${i % 5}` }],
+});
+
+try {
+  await migrateDatabase(database);
+  const services = createServices(config, database);
+  const name = `bench-import-${randomUUID().slice(0, 8)}`;
+  const { tenant } = await services.tenants.create(name);
+  const lines = function* () {
+    for (let i = 0; i < ROWS; i++) yield JSON.stringify(record(i)) + '\n';
+  };
+  const job = await services.catalog.imports.create(
+    tenant.id,
+    'http://bench',
+    { format: 'jsonl', errorPolicy: 'SkipFailedRows', createMissing: true },
+    { body: Readable.from(lines()), mimeType: undefined },
+    false,
+  );
+  let started = process.hrtime.bigint();
+  await services.catalog.imports.run(tenant.id, job.Id);
+  const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const result = await services.catalog.imports.get(tenant.id, job.Id);
+  if (result.RowsWritten !== ROWS) throw new Error(`import wrote ${JSON.stringify(result)}`);
+
+  // Baseline: the same rows, bare multi-row INSERTs into trigger-less tables of the same columns.
+  const suffix = randomUUID().slice(0, 8).replace(/-/g, '');
+  const items = `bench_items_${suffix}`;
+  const prices = `bench_prices_${suffix}`;
+  const attributes = `bench_attributes_${suffix}`;
+  const tags = `bench_tags_${suffix}`;
+  await database.exec(`
+    create table ${items} (tenant_id int, id int, sku text, title text, model text, short_description text,
+      category_id int, brand_id int, item_status_id smallint default 1, in_stock boolean default false,
+      date_added timestamptz default now(), date_modified timestamptz default now(), version int default 1,
+      primary key (tenant_id, id));
+    create table ${prices} (tenant_id int, item_id int, price_type_id int, normal_price numeric(14,4),
+      discount_price numeric(14,4), primary key (tenant_id, item_id, price_type_id));
+    create table ${attributes} (tenant_id int, item_id int, type_id int, value_id int, primary key (tenant_id, item_id, type_id));
+    create table ${tags} (tenant_id int, item_id int, tag_id int, primary key (tenant_id, item_id, tag_id));`);
+  started = process.hrtime.bigint();
+  for (let start = 0; start < ROWS; start += 1000) {
+    const n = Math.min(1000, ROWS - start);
+    const rows = Array.from({ length: n }, (_, k) => ({ i: start + k, r: record(start + k) }));
+    const values = (width: number, count: number) =>
+      Array.from(
+        { length: count },
+        (_, k) =>
+          `(${Array.from({ length: width }, (_, c) => `$${k * width + c + 1}`).join(', ')})`,
+      ).join(', ');
+    await database.rawTransaction(async (sql) => {
+      await sql.query(
+        `insert into ${items} (tenant_id, id, sku, title, model, short_description, category_id, brand_id) values ${values(8, n)}`,
+        rows.flatMap(({ i, r }) => [
+          1,
+          i,
+          r.SKU,
+          r.Title,
+          r.Model,
+          r.ShortDescription,
+          i % 20,
+          i % 30,
+        ]),
+      );
+      await sql.query(
+        `insert into ${prices} (tenant_id, item_id, price_type_id, normal_price, discount_price) values ${values(5, n * 2)}`,
+        rows.flatMap(({ i, r }) =>
+          r.Prices.flatMap((p, t) => [1, i, t, p.NormalPrice, p.DiscountPrice ?? null]),
+        ),
+      );
+      await sql.query(
+        `insert into ${attributes} (tenant_id, item_id, type_id, value_id) values ${values(4, n * 2)}`,
+        rows.flatMap(({ i }) => [1, i, 1, i % 3, 1, i, 2, i % 10]),
+      );
+      await sql.query(
+        `insert into ${tags} (tenant_id, item_id, tag_id) values ${values(3, n)}`,
+        rows.flatMap(({ i }) => [1, i, i % 5]),
+      );
+    });
+  }
+  const baselineSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await database.exec(`drop table ${items}, ${prices}, ${attributes}, ${tags}`);
+  await services.tenants.delete(name);
+  const importRate = ROWS / importSeconds;
+  const baselineRate = ROWS / baselineSeconds;
+  console.log(
+    JSON.stringify({
+      rows: ROWS,
+      engine: database.engine,
+      importSeconds: Math.round(importSeconds * 10) / 10,
+      importRowsPerSecond: Math.round(importRate),
+      baselineSeconds: Math.round(baselineSeconds * 10) / 10,
+      baselineRowsPerSecond: Math.round(baselineRate),
+      ratio: Math.round((importRate / baselineRate) * 1000) / 1000,
+    }),
+  );
+} finally {
+  await database.close();
+}

@@ -1,0 +1,48 @@
+// /private/catalog/exports: start an export, follow it to its file.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdParams } from '../common-schemas.ts';
+import { ExportBody, ExportJob } from './export-schemas.ts';
+import { EXPORTS_PATH, type ExportService } from './export-service.ts';
+
+const tags = ['Catalog import and export'];
+
+export interface ExportRoutesOptions {
+  exports: ExportService;
+}
+
+export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (
+  instance,
+  { exports },
+) => {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(
+    EXPORTS_PATH,
+    {
+      schema: {
+        tags,
+        summary: 'Start a catalog export (JSONL or CSV)',
+        description:
+          'Writes the matching items (the whole catalog without filters) to a file in the import layout, stored as an asset. 202 with the job; follow it at Location until Succeeded, then read AssetUrl.',
+        body: ExportBody,
+        response: { 202: ExportJob },
+      },
+    },
+    async (request, reply) => {
+      const job = await exports.create(request.tenant.id, request.tenant.baseUrl, request.body);
+      return reply.code(202).header('Location', `${EXPORTS_PATH}/${job.Id}`).send(job);
+    },
+  );
+  app.get(
+    `${EXPORTS_PATH}/:id`,
+    {
+      schema: {
+        tags,
+        summary: "An export's state and, once done, its file",
+        params: IdParams,
+        response: { 200: ExportJob },
+      },
+    },
+    async (request) => exports.get(request.tenant.id, request.params.id),
+  );
+};

@@ -1,0 +1,305 @@
+// Settles one chunk of import records inside the caller's transaction: resolves references
+// (ReferenceSet), applies the rules that need the database (SKUs unique in the tenant and in the
+// file, one price per price type, one value per attribute type) and, when writing, writes every
+// record that passed with set-based statements: one insert per table for the whole chunk.
+//
+// Each item's JSON document is built once: the chunk's item ids are taken from the items' identity
+// sequence first, its prices, attributes and tags go in before the items (the foreign keys are
+// deferrable and checked at commit), so that the items' insert trigger builds each document with
+// everything it shows, and the child tables' triggers find no item to rebuild yet.
+import type { RawSql } from '../../../db/database.ts';
+import type { FieldError } from '../../../http/errors.ts';
+import { ReferenceSet } from './import-references.ts';
+import type { SourceRecord } from './import-records.ts';
+import type { ImportRecord } from './import-schemas.ts';
+
+export interface ChunkRow {
+  source: SourceRecord;
+  /** Set when the record passed the checks that need no database. */
+  record?: ImportRecord;
+  problems: FieldError[];
+  /** The written item. */
+  itemId?: number;
+}
+
+export interface ChunkContext {
+  tenantId: number;
+  importId: number;
+  createMissing: boolean;
+  /** validate: check only, and remember SKUs for the later chunks of the pass; write: write. */
+  mode: 'validate' | 'write';
+}
+
+interface Resolved {
+  row: ChunkRow;
+  record: ImportRecord;
+  categoryId: number | null;
+  brandId: number | null;
+  prices: { typeId: number; normal: number; discount: number | null }[];
+  attributes: { typeId: number; value: string }[];
+  tagIds: number[];
+}
+
+const fail = (row: ChunkRow, field: string, message: string) =>
+  row.problems.push({ Field: field, Message: message });
+
+export async function settleChunk(sql: RawSql, ctx: ChunkContext, rows: ChunkRow[]): Promise<void> {
+  const candidates = rows.filter((r) => r.record && r.problems.length === 0);
+  const resolved = await resolveReferences(sql, ctx, candidates);
+  await checkSkus(sql, ctx, resolved);
+  const good = resolved.filter((r) => r.row.problems.length === 0);
+  if (ctx.mode === 'write' && good.length > 0) await writeItems(sql, ctx, good);
+}
+
+async function resolveReferences(
+  sql: RawSql,
+  ctx: ChunkContext,
+  rows: ChunkRow[],
+): Promise<Resolved[]> {
+  const categories = new ReferenceSet('category', 'category');
+  const brands = new ReferenceSet('brand', 'brand');
+  const tags = new ReferenceSet('tag', 'tag');
+  const types = new ReferenceSet('attributeType', 'dynamic attribute type');
+  const priceTypes = new ReferenceSet('priceType', 'price type');
+  for (const { record } of rows) {
+    const r = record!;
+    if (r.CategoryId != null) categories.addId(r.CategoryId);
+    if (r.Category != null) categories.addName(r.Category);
+    if (r.BrandId != null) brands.addId(r.BrandId);
+    if (r.Brand != null) brands.addName(r.Brand);
+    for (const t of r.Tags ?? []) {
+      if (t.Id != null) tags.addId(t.Id);
+      else tags.addName(t.Name!, t.Description ?? null);
+    }
+    for (const a of r.DynamicAttributes ?? []) {
+      if (a.TypeId != null) types.addId(a.TypeId);
+      else types.addName(a.TypeName!);
+    }
+    for (const p of r.Prices ?? []) {
+      if (p.PriceTypeId != null) priceTypes.addId(p.PriceTypeId);
+      else priceTypes.addName(p.PriceTypeSymbol!);
+    }
+  }
+  const create = ctx.createMissing && ctx.mode === 'write';
+  const wouldCreate = ctx.createMissing && ctx.mode === 'validate';
+  for (const set of [categories, brands, tags, types, priceTypes])
+    await set.load(sql, ctx.tenantId, create);
+
+  const resolved: Resolved[] = [];
+  for (const row of rows) {
+    const r = row.record!;
+    const one = (set: ReferenceSet, field: string, id?: number | null, name?: string | null) => {
+      if (id == null && name == null) return null;
+      const result = set.resolve({ id, name }, wouldCreate);
+      if ('problem' in result) {
+        fail(row, field, result.problem);
+        return null;
+      }
+      return result.id;
+    };
+    const categoryId = one(
+      categories,
+      r.CategoryId != null ? 'CategoryId' : 'Category',
+      r.CategoryId,
+      r.Category,
+    );
+    const brandId = one(brands, r.BrandId != null ? 'BrandId' : 'Brand', r.BrandId, r.Brand);
+    const prices: Resolved['prices'] = [];
+    (r.Prices ?? []).forEach((p, i) => {
+      const field = `Prices.${i}.${p.PriceTypeId != null ? 'PriceTypeId' : 'PriceTypeSymbol'}`;
+      const typeId = one(priceTypes, field, p.PriceTypeId, p.PriceTypeSymbol);
+      if (typeId === null) return;
+      if (typeId !== 0 && prices.some((q) => q.typeId === typeId))
+        fail(row, field, `price type ${typeId} is given twice; one price per type`);
+      prices.push({ typeId, normal: p.NormalPrice, discount: p.DiscountPrice ?? null });
+    });
+    const attributes: Resolved['attributes'] = [];
+    (r.DynamicAttributes ?? []).forEach((a, i) => {
+      const field = `DynamicAttributes.${i}.${a.TypeId != null ? 'TypeId' : 'TypeName'}`;
+      const typeId = one(types, field, a.TypeId, a.TypeName);
+      if (typeId === null) return;
+      if (typeId !== 0 && attributes.some((b) => b.typeId === typeId))
+        fail(row, field, `type ${typeId} is given twice; an item has one value per type`);
+      attributes.push({ typeId, value: a.Value });
+    });
+    const tagIds = new Set<number>();
+    (r.Tags ?? []).forEach((t, i) => {
+      const tagId = one(tags, `Tags.${i}.${t.Id != null ? 'Id' : 'Name'}`, t.Id, t.Name);
+      if (tagId !== null) tagIds.add(tagId);
+    });
+    resolved.push({ row, record: r, categoryId, brandId, prices, attributes, tagIds: [...tagIds] });
+  }
+  return resolved;
+}
+
+/** A SKU is unique in the tenant: not on an item already there, nor twice in the file. */
+async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): Promise<void> {
+  const firstLine = new Map<string, number>();
+  for (const { row, record } of resolved) {
+    if (record.SKU == null) continue;
+    const seen = firstLine.get(record.SKU);
+    if (seen !== undefined) fail(row, 'SKU', `is also the SKU of line ${seen}`);
+    else firstLine.set(record.SKU, row.source.line);
+  }
+  const skus = [...firstLine.keys()];
+  if (skus.length === 0) return;
+  const taken = new Set(
+    (
+      await sql.query<{ sku: string }>(
+        'select sku from items where tenant_id = $1 and sku = any($2::text[])',
+        [ctx.tenantId, skus],
+      )
+    ).map((r) => r.sku),
+  );
+  if (ctx.mode === 'validate') {
+    // Nothing is written while validating, so the file's earlier SKUs are remembered here.
+    const added = await sql.query<{ sku: string }>(
+      `insert into catalog_import_skus (tenant_id, import_id, sku)
+       select $1, $2, s from unnest($3::text[]) s on conflict do nothing returning sku`,
+      [ctx.tenantId, ctx.importId, skus],
+    );
+    const fresh = new Set(added.map((r) => r.sku));
+    for (const sku of skus) if (!fresh.has(sku)) taken.add(`\0file:${sku}`);
+    for (const { row, record } of resolved)
+      if (record.SKU != null && taken.has(`\0file:${record.SKU}`))
+        fail(row, 'SKU', 'is also the SKU of an earlier record of the file');
+  }
+  for (const { row, record } of resolved)
+    if (record.SKU != null && taken.has(record.SKU))
+      fail(row, 'SKU', 'another item of this tenant has the same SKU');
+}
+
+async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Promise<void> {
+  const { tenantId } = ctx;
+  const ids = await sql.query<{ id: number }>(
+    `select nextval(pg_get_serial_sequence('items', 'id'))::int as id from generate_series(1, $1)`,
+    [good.length],
+  );
+  good.forEach((g, i) => (g.row.itemId = ids[i]!.id));
+  const defaults = await assignGroups(sql, ctx, good);
+
+  await sql.query('set constraints all deferred');
+  const prices = good.flatMap((g) => g.prices.map((p) => ({ item: g.row.itemId!, ...p })));
+  if (prices.length > 0)
+    await sql.query(
+      `insert into item_prices (tenant_id, item_id, price_type_id, normal_price, discount_price)
+       select $1, i, t, n, d from unnest($2::int[], $3::int[], $4::numeric[], $5::numeric[]) as x(i, t, n, d)`,
+      [
+        tenantId,
+        prices.map((p) => p.item),
+        prices.map((p) => p.typeId),
+        prices.map((p) => p.normal),
+        prices.map((p) => p.discount),
+      ],
+    );
+  const attributes = good.flatMap((g) => g.attributes.map((a) => ({ item: g.row.itemId!, ...a })));
+  if (attributes.length > 0) {
+    const typeIds = attributes.map((a) => a.typeId);
+    const values = attributes.map((a) => a.value);
+    // The values new to the tenant are added (as an item write through the API does).
+    await sql.query(
+      `insert into dynamic_attribute_values (tenant_id, type_id, value)
+       select distinct $1::int, t, v from unnest($2::int[], $3::text[]) as x(t, v) order by 2, 3
+       on conflict do nothing`,
+      [tenantId, typeIds, values],
+    );
+    await sql.query(
+      `insert into item_attributes (tenant_id, item_id, type_id, value_id)
+       select $1, x.i, x.t, v.id from unnest($2::int[], $3::int[], $4::text[]) as x(i, t, value)
+         join dynamic_attribute_values v on v.tenant_id = $1 and v.type_id = x.t and v.value = x.value`,
+      [tenantId, attributes.map((a) => a.item), typeIds, values],
+    );
+  }
+  const tags = good.flatMap((g) => g.tagIds.map((t) => ({ item: g.row.itemId!, tag: t })));
+  if (tags.length > 0)
+    await sql.query(
+      `insert into item_tags (tenant_id, item_id, tag_id) select $1, i, t from unnest($2::int[], $3::int[]) as x(i, t)`,
+      [tenantId, tags.map((t) => t.item), tags.map((t) => t.tag)],
+    );
+
+  const col = <T>(f: (g: Resolved) => T) => good.map(f);
+  await sql.query(
+    `insert into items (tenant_id, id, sku, rfid, uuid, name, title, model, short_description, long_description,
+                        item_status_id, category_id, brand_id, default_item_id, in_stock, public_web_link, rating)
+     overriding system value
+     select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                              $9::text[], $10::text[], $11::smallint[], $12::int[], $13::int[], $14::int[],
+                              $15::boolean[], $16::text[], $17::numeric[])`,
+    [
+      tenantId,
+      col((g) => g.row.itemId),
+      col((g) => g.record.SKU ?? null),
+      col((g) => g.record.RFID ?? null),
+      col((g) => g.record.UUID ?? null),
+      col((g) => g.record.Name ?? null),
+      col((g) => g.record.Title),
+      col((g) => g.record.Model ?? null),
+      col((g) => g.record.ShortDescription ?? null),
+      col((g) => g.record.LongDescription ?? null),
+      col((g) => g.record.ItemStatusId ?? 1),
+      col((g) => g.categoryId),
+      col((g) => g.brandId),
+      col((g) => defaults.get(g.row.itemId!) ?? null),
+      col((g) => g.record.InStock ?? false),
+      col((g) => g.record.PublicWebLink ?? null),
+      col((g) => g.record.Rating ?? null),
+    ],
+  );
+}
+
+/**
+ * Variant groups by GroupKey: a key's first record (in this chunk or an earlier one) is the
+ * group's default item, every later one a variant of it. A default item becomes one (its
+ * DefaultItemId its own id) with its first variant, as through the API: a group of one is none.
+ * Answers each grouped new item's DefaultItemId.
+ */
+async function assignGroups(
+  sql: RawSql,
+  { tenantId, importId }: ChunkContext,
+  good: Resolved[],
+): Promise<Map<number, number>> {
+  const keys = [
+    ...new Set(good.flatMap((g) => (g.record.GroupKey != null ? [g.record.GroupKey] : []))),
+  ];
+  const defaults = new Map<number, number>();
+  if (keys.length === 0) return defaults;
+  const known = new Map(
+    (
+      await sql.query<{ group_key: string; default_item_id: number }>(
+        `select group_key, default_item_id from catalog_import_groups
+          where tenant_id = $1 and import_id = $2 and group_key = any($3::text[])`,
+        [tenantId, importId, keys],
+      )
+    ).map((r) => [r.group_key, r.default_item_id]),
+  );
+  const earlier = new Set(known.values());
+  const fresh: [string, number][] = [];
+  const earlierWithVariants = new Set<number>();
+  for (const g of good) {
+    const key = g.record.GroupKey;
+    if (key == null) continue;
+    const id = g.row.itemId!;
+    const defaultId = known.get(key);
+    if (defaultId === undefined) {
+      known.set(key, id);
+      fresh.push([key, id]);
+      continue;
+    }
+    defaults.set(id, defaultId);
+    if (earlier.has(defaultId)) earlierWithVariants.add(defaultId);
+    else defaults.set(defaultId, defaultId);
+  }
+  if (fresh.length > 0)
+    await sql.query(
+      `insert into catalog_import_groups (tenant_id, import_id, group_key, default_item_id)
+       select $1, $2, k, d from unnest($3::text[], $4::int[]) as x(k, d)`,
+      [tenantId, importId, fresh.map(([k]) => k), fresh.map(([, d]) => d)],
+    );
+  if (earlierWithVariants.size > 0)
+    await sql.query(
+      `update items set default_item_id = id, version = version + 1, date_modified = now()
+        where tenant_id = $1 and id = any($2::int[]) and default_item_id is null`,
+      [tenantId, [...earlierWithVariants]],
+    );
+  return defaults;
+}

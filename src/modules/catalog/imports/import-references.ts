@@ -1,0 +1,136 @@
+// Resolves the references of a chunk's records to ids, by id or by name, in one query per kind:
+// categories, brands, tags, dynamic attribute types and price types. Names are matched as the
+// tables' unique indexes compare them (case-insensitively; a price type by its exact symbol).
+// Missing names are created when the import asks for it (only when writing: a validation pass
+// only tells whether they would be).
+import type { RawSql } from '../../../db/database.ts';
+
+interface ReferenceKind {
+  table: string;
+  /** The column a name is matched against. */
+  column: string;
+  /** Names are compared lower-cased (the table's unique index does so). */
+  folded: boolean;
+  /** The insert of missing names: $1 tenant, $2 names, $3 descriptions (tags). */
+  create: string;
+}
+
+export const REFERENCE_KINDS = {
+  category: {
+    table: 'categories',
+    column: 'name',
+    folded: true,
+    create: 'insert into categories (tenant_id, name) select $1, n from unnest($2::text[]) n',
+  },
+  brand: {
+    table: 'brands',
+    column: 'name',
+    folded: true,
+    create:
+      'insert into brands (tenant_id, name) select $1, n from unnest($2::text[]) n on conflict do nothing',
+  },
+  tag: {
+    table: 'tags',
+    column: 'name',
+    folded: true,
+    create: `insert into tags (tenant_id, name, description)
+             select $1, n, d from unnest($2::text[], $3::text[]) as x(n, d) on conflict do nothing`,
+  },
+  attributeType: {
+    table: 'dynamic_attribute_types',
+    column: 'description',
+    folded: true,
+    create: `insert into dynamic_attribute_types (tenant_id, description)
+             select $1, n from unnest($2::text[]) n on conflict do nothing`,
+  },
+  priceType: {
+    table: 'price_types',
+    column: 'symbol',
+    folded: false,
+    create:
+      'insert into price_types (tenant_id, description, symbol) select $1, n, n from unnest($2::text[]) n',
+  },
+} satisfies Record<string, ReferenceKind>;
+export type ReferenceKindName = keyof typeof REFERENCE_KINDS;
+
+export type Resolution = { id: number } | { problem: string };
+
+/** The references of one kind a chunk names, and what they resolve to. */
+export class ReferenceSet {
+  private readonly kind: ReferenceKind;
+  private readonly label: string;
+  private readonly ids = new Set<number>();
+  /** Name key → the name as first written, and its description (tags). */
+  private readonly names = new Map<string, { name: string; description: string | null }>();
+  private knownIds = new Set<number>();
+  private byName = new Map<string, number[]>();
+
+  constructor(kindName: ReferenceKindName, label: string) {
+    this.kind = REFERENCE_KINDS[kindName];
+    this.label = label;
+  }
+
+  private key(name: string): string {
+    return this.kind.folded ? name.toLowerCase() : name;
+  }
+
+  addId(id: number): void {
+    this.ids.add(id);
+  }
+
+  addName(name: string, description: string | null = null): void {
+    const key = this.key(name);
+    if (!this.names.has(key)) this.names.set(key, { name, description });
+  }
+
+  /** Looks every id and name up; creates missing names first when `create`. */
+  async load(sql: RawSql, tenantId: number, create: boolean): Promise<void> {
+    const { table, column, folded } = this.kind;
+    if (this.ids.size > 0) {
+      const rows = await sql.query<{ id: number }>(
+        `select id from ${table} where tenant_id = $1 and id = any($2::int[])`,
+        [tenantId, [...this.ids]],
+      );
+      this.knownIds = new Set(rows.map((r) => r.id));
+    }
+    if (this.names.size === 0) return;
+    const match = folded ? `lower(${column})` : column;
+    const lookUp = async (keys: string[]) => {
+      const rows = await sql.query<{ id: number; key: string }>(
+        `select id, ${match} as key from ${table} where tenant_id = $1 and ${match} = any($2::text[]) order by id`,
+        [tenantId, keys],
+      );
+      for (const row of rows)
+        this.byName.set(row.key, [...(this.byName.get(row.key) ?? []), row.id]);
+    };
+    await lookUp([...this.names.keys()]);
+    if (!create) return;
+    const missing = [...this.names.entries()].filter(([key]) => !this.byName.has(key));
+    if (missing.length === 0) return;
+    const names = missing.map(([, v]) => v.name);
+    const descriptions = missing.map(([, v]) => v.description);
+    await sql.query(
+      this.kind.create,
+      this.kind.create.includes('$3') ? [tenantId, names, descriptions] : [tenantId, names],
+    );
+    await lookUp(missing.map(([key]) => key));
+  }
+
+  /**
+   * What an id or a name stands for. `wouldCreate`: a missing name is fine (a validation pass
+   * of an import that creates missing names); it resolves to id 0.
+   */
+  resolve(ref: { id?: number | null; name?: string | null }, wouldCreate: boolean): Resolution {
+    if (ref.id != null)
+      return this.knownIds.has(ref.id)
+        ? { id: ref.id }
+        : { problem: `${this.label} ${ref.id} does not exist` };
+    const name = ref.name!;
+    const ids = this.byName.get(this.key(name));
+    if (!ids)
+      return wouldCreate ? { id: 0 } : { problem: `${this.label} "${name}" does not exist` };
+    if (ids.length > 1)
+      return { problem: `${ids.length} ${this.label}s are named "${name}"; give the id` };
+    return { id: ids[0]! };
+  }
+}

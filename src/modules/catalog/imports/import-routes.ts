@@ -1,0 +1,125 @@
+// /private/catalog/imports: start an import (the body, or an uploaded asset), follow its progress,
+// download its per-row results, cancel it.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../../http/error-body.ts';
+import { ApiError, badRequest } from '../../../http/errors.ts';
+import { IdParams } from '../common-schemas.ts';
+import { ImportJob, ImportQuery } from './import-schemas.ts';
+import { IMPORT_MIME_TYPES, IMPORTS_PATH, type ImportService } from './import-service.ts';
+
+const tags = ['Catalog import and export'];
+
+export interface ImportRoutesOptions {
+  imports: ImportService;
+}
+
+export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
+  instance,
+  { imports },
+) => {
+  // The file is streamed to storage as it arrives: only the import formats are bodies here.
+  await instance.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser(IMPORT_MIME_TYPES, (_request, payload, done) => done(null, payload));
+    raw.withTypeProvider<TypeBoxTypeProvider>().post(
+      IMPORTS_PATH,
+      {
+        schema: {
+          tags,
+          summary: 'Start a catalog import (JSONL or CSV)',
+          description:
+            'The file is the request body (Content-Type application/x-ndjson or text/csv), or ' +
+            'an uploaded asset named by assetId (no body). 202 with the job; follow it at ' +
+            'Location. Record layout, error policies and limits: docs/api.md, "Catalog import and export".',
+          querystring: ImportQuery,
+          response: { 202: ImportJob, ...errorResponses(413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const { assetId } = request.query;
+        const body = request.body as Readable | undefined;
+        if (assetId !== undefined && body !== undefined) {
+          body.resume();
+          throw badRequest(
+            'AmbiguousImportSource',
+            'Send the file as the body or name an asset, not both.',
+            [{ Field: 'assetId', Message: 'give assetId or a body, not both' }],
+          );
+        }
+        if (assetId === undefined && body === undefined)
+          throw new ApiError(
+            415,
+            'MissingImportFile',
+            `Send the file as the body (${IMPORT_MIME_TYPES.join(', ')}) or give assetId.`,
+          );
+        const job = await imports.create(
+          request.tenant.id,
+          request.tenant.baseUrl,
+          request.query,
+          assetId !== undefined
+            ? { assetId }
+            : { body: body!, mimeType: request.headers['content-type'] },
+        );
+        return reply.code(202).header('Location', `${IMPORTS_PATH}/${job.Id}`).send(job);
+      },
+    );
+  });
+
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    `${IMPORTS_PATH}/:id`,
+    {
+      schema: {
+        tags,
+        summary: "An import's state and progress",
+        params: IdParams,
+        response: { 200: ImportJob },
+      },
+    },
+    async (request) => imports.get(request.tenant.id, request.params.id),
+  );
+
+  app.get(
+    `${IMPORTS_PATH}/:id/results`,
+    {
+      schema: {
+        tags,
+        summary: "An import's per-row results (JSONL)",
+        description:
+          'One line per record settled so far, in file order: {"Line","Status":"Written","ItemId"} or ' +
+          '{"Line","Status":"Failed","Errors":[{"Field","Message"}]}. While a RejectAll import validates, and ' +
+          'when it failed validation, only the failed records.',
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const results = imports.results(request.tenant.id, request.params.id);
+      // The first read answers 404 for an unknown import before the 200 starts.
+      const first = await results.next();
+      async function* all() {
+        if (!first.done) yield first.value;
+        yield* results;
+      }
+      return reply
+        .type('application/x-ndjson; charset=utf-8')
+        .send(Readable.from(all(), { objectMode: false }));
+    },
+  );
+
+  app.post(
+    `${IMPORTS_PATH}/:id/cancel`,
+    {
+      schema: {
+        tags,
+        summary: 'Cancel an import',
+        description:
+          'Stops a Queued or Running import before its next chunk commits; the records written so far stay. 409 once it has ended.',
+        params: IdParams,
+        response: { 200: ImportJob, ...errorResponses(409) },
+      },
+    },
+    async (request) => imports.cancel(request.tenant.id, request.params.id),
+  );
+};
