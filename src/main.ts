@@ -306,6 +306,7 @@ async function run(argv: string[]): Promise<void> {
       return;
     case 'member':
       await memberCommand(config, rest, values);
+      return;
     case 'catalog':
       await catalogCommand(config, rest, values);
       return;
