@@ -27,6 +27,11 @@ import {
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
 import { createCompanyModule, type CompanyServices } from './modules/company/company-module.ts';
 import {
+  createEventsModule,
+  type EventsOptions,
+  type EventsServices,
+} from './modules/events/events-module.ts';
+import {
   createIntegrationModule,
   type IntegrationServices,
 } from './modules/integration/integration-module.ts';
@@ -56,6 +61,7 @@ export interface Services {
   storage: StorageServices;
   company: CompanyServices;
   analytics: AnalyticsServices;
+  events: EventsServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -64,6 +70,8 @@ export interface Services {
 export interface ServiceOverrides {
   provisioner?: GatewayProvisioner;
   mailTransport?: MailTransport;
+  /** Webhooks' clock, retry schedule and DNS resolver. */
+  events?: EventsOptions;
 }
 
 /**
@@ -126,6 +134,16 @@ export function createServices(
       company.services.physicalDevices.stampOf(tenantId, deviceId),
   });
 
+  const events = createEventsModule(
+    context,
+    {
+      notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification),
+      adminMail: async (tenantId) =>
+        (await integration.services.endpoints.row(tenantId))?.adminMail,
+    },
+    overrides.events,
+  );
+
   const modules: AppModule[] = [
     tenants,
     oauth,
@@ -135,6 +153,7 @@ export function createServices(
     storage,
     company,
     analytics,
+    events,
   ];
   return {
     config,
@@ -149,6 +168,7 @@ export function createServices(
     storage: storage.services,
     company: company.services,
     analytics: analytics.services,
+    events: events.services,
     logger,
   };
 }

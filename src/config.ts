@@ -1,5 +1,6 @@
 // Environment → typed, validated configuration (contract §6). A bad value stops the process
 // with one line naming the variable, so operators never chase a half-started server.
+import { isIP } from 'node:net';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -40,6 +41,17 @@ export interface Config {
   appRateLimits: Record<number, number>;
   /** Redis that every instance shares, for the per-app rate limits; without it they are per process. */
   redisUrl: string | undefined;
+  /**
+   * Webhook hosts (names or IP literals, as written in a subscription's URL) that may be called
+   * over http and may resolve to loopback, private or link-local addresses.
+   */
+  webhookAllowedHosts: string[];
+  /** How long one webhook delivery may take (connect to end of the answer). */
+  webhookTimeoutSeconds: number;
+  /** How often an idle webhook dispatcher looks for events and due deliveries. */
+  webhookPollingIntervalMs: number;
+  /** Webhook deliveries one instance sends at the same time. */
+  webhookConcurrency: number;
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -160,6 +172,23 @@ function origins(env: Env, name: string): string[] {
         raw,
       );
     return url.origin;
+  });
+}
+
+/** Comma-separated host names or IP literals (IPv6 with or without brackets), lower-cased. */
+function hostList(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const text = entry.trim().toLowerCase();
+    const bare = text.replace(/^\[(.*)\]$/, '$1');
+    if (!HOST_NAME_PATTERN.test(bare) && !isIP(bare))
+      throw new ConfigError(
+        name,
+        'must be a comma-separated list of host names or IP addresses, like localhost,127.0.0.1',
+        raw,
+      );
+    return bare;
   });
 }
 
@@ -310,5 +339,9 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    webhookAllowedHosts: hostList(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
+    webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }
