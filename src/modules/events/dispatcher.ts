@@ -91,6 +91,11 @@ export class Dispatcher {
     await Promise.all(this.inFlight);
   }
 
+  /** Waits until the sends under way have been recorded. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
   private async loop(): Promise<void> {
     while (!this.stopped) {
       let busy = false;
@@ -108,15 +113,15 @@ export class Dispatcher {
     }
   }
 
+  /** Waits ms, or less when stop() wakes it. */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wake = undefined;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }
@@ -227,11 +232,16 @@ export class Dispatcher {
   private async deliver(delivery: Claimed): Promise<void> {
     const now = this.options.clock();
     if (!delivery.eventKept) {
-      await this.record(delivery, now, {
-        status: undefined,
-        durationMs: 0,
-        error: 'The event is no longer kept (older than the retention period).',
-      }, true);
+      await this.record(
+        delivery,
+        now,
+        {
+          status: undefined,
+          durationMs: 0,
+          error: 'The event is no longer kept (older than the retention period).',
+        },
+        true,
+      );
       return;
     }
     const secrets = [delivery.secret];
@@ -304,7 +314,7 @@ export class Dispatcher {
       const disable = sub.enabled && failingSince <= disableBefore;
       await sql.query(
         `update webhook_subscriptions set failing_since = $3,
-           enabled = enabled and not $4, version = version + $4::int,
+           enabled = enabled and not $4, version = version + case when $4 then 1 else 0 end,
            disabled_reason = case when $4 then $5 else disabled_reason end,
            updated_at = case when $4 then $6 else updated_at end
          where tenant_id = $1 and id = $2`,
@@ -318,8 +328,7 @@ export class Dispatcher {
         ],
       );
       if (!disable) return undefined;
-      const recipient =
-        sub.ownerEmail ?? (await this.needs.fallbackRecipient(delivery.tenantId));
+      const recipient = sub.ownerEmail ?? (await this.needs.fallbackRecipient(delivery.tenantId));
       if (recipient) {
         await this.needs.notify(sql, {
           tenantId: delivery.tenantId,

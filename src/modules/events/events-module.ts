@@ -55,7 +55,10 @@ export function createEventsModule(
   const deliveries = new DeliveryLog(database, subscriptions, clock);
   const dispatcher = new Dispatcher(
     database,
-    { notify: needs.notify, fallbackRecipient: needs.adminMail },
+    {
+      notify: (sql, notification) => needs.notify(sql, notification),
+      fallbackRecipient: (tenantId) => needs.adminMail(tenantId),
+    },
     {
       policy,
       clock,

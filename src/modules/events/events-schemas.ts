@@ -77,7 +77,8 @@ export const Subscription = Type.Object(
     PreviousSecretExpiresDate: Nullable(
       Type.String({
         format: 'date-time',
-        description: 'After a rotation, deliveries are signed with the previous secret too until then.',
+        description:
+          'After a rotation, deliveries are signed with the previous secret too until then.',
       }),
     ),
     CreatedDate: DateText(),
@@ -150,7 +151,9 @@ export const Event = Type.Object(
     OccurredAt: DateText(),
     Resource: Type.String(),
     ResourceId: Type.String(),
-    Data: Type.Unknown({ description: 'The resource as its API shows it (its last state when deleted).' }),
+    Data: Type.Unknown({
+      description: 'The resource as its API shows it (its last state when deleted).',
+    }),
   },
   { title: 'Event' },
 );

@@ -52,8 +52,7 @@ export class SubscriptionService {
 
   private toWire(row: SubscriptionRow, showSecret = false): Subscription {
     const now = this.options.clock();
-    const previousValid =
-      row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
+    const previousValid = row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
     return {
       Id: row.id,
       Url: row.url,
@@ -91,7 +90,16 @@ export class SubscriptionService {
          (tenant_id, url, event_types, description, owner_email, enabled, secret, cursor_tx, created_at, updated_at)
        values ($1, $2, $3, $4, $5, $6, $7, ${VISIBLE_HORIZON}, $8, $8)
        returning ${COLUMNS}`,
-      [tenantId, s.url, s.eventTypes, s.description, s.ownerEmail, s.enabled, newSigningSecret(), now],
+      [
+        tenantId,
+        s.url,
+        s.eventTypes,
+        s.description,
+        s.ownerEmail,
+        s.enabled,
+        newSigningSecret(),
+        now,
+      ],
     );
     return { value: this.toWire(row!, true), version: row!.version };
   }

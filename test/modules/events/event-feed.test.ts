@@ -25,7 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function feed(tenant: TestTenant, query = ''): Promise<{ Results: WireEvent[]; HasMore: boolean }> {
+async function feed(
+  tenant: TestTenant,
+  query = '',
+): Promise<{ Results: WireEvent[]; HasMore: boolean }> {
   const response = await api.call({ url: `/management/events${query}`, tenant });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
@@ -45,7 +48,11 @@ async function eventsAfter(tenant: TestTenant, after?: string): Promise<WireEven
 
 const lastId = async (tenant: TestTenant) => (await eventsAfter(tenant)).at(-1)?.Id;
 
-async function created(url: string, body: unknown, tenant = acme): Promise<Record<string, unknown>> {
+async function created(
+  url: string,
+  body: unknown,
+  tenant = acme,
+): Promise<Record<string, unknown>> {
   const response = await api.call({ method: 'POST', url, tenant, body });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
@@ -77,7 +84,11 @@ describe('events of catalog writes', () => {
       body: [{ NormalPrice: 15, PriceTypeId: priceType.Id }],
     });
     expect(prices.statusCode, prices.body).toBe(200);
-    const gone = await api.call({ method: 'DELETE', url: `/private/catalog/item/${String(item.Id)}`, tenant: acme });
+    const gone = await api.call({
+      method: 'DELETE',
+      url: `/private/catalog/item/${String(item.Id)}`,
+      tenant: acme,
+    });
     expect(gone.statusCode).toBe(204);
 
     const events = (await eventsAfter(acme, start)).filter((e) => e.Resource === 'item');
@@ -87,9 +98,15 @@ describe('events of catalog writes', () => {
       'item.updated',
       'item.deleted',
     ]);
-    expect(events.every((e) => e.ResourceId === String(item.Id) && e.TenantId === 'acme')).toBe(true);
+    expect(events.every((e) => e.ResourceId === String(item.Id) && e.TenantId === 'acme')).toBe(
+      true,
+    );
     // The created event shows the item with its price (written in the same transaction).
-    expect(events[0]!.Data).toMatchObject({ Id: item.Id, Title: 'Kettle', Prices: [{ NormalPrice: 10 }] });
+    expect(events[0]!.Data).toMatchObject({
+      Id: item.Id,
+      Title: 'Kettle',
+      Prices: [{ NormalPrice: 10 }],
+    });
     expect(events[1]!.Data).toMatchObject({ Title: 'Kettle 2', Prices: [{ NormalPrice: 12 }] });
     expect(events[2]!.Data).toMatchObject({ Prices: [{ NormalPrice: 15 }] });
     expect(events[3]!.Data).toMatchObject({ Id: item.Id, Title: 'Kettle 2' });
@@ -144,7 +161,10 @@ describe('events of catalog writes', () => {
       Name: 'Main',
       Location: { Longitude: 29, Latitude: 41 },
     });
-    await created('/management/company/physicaldevices', { DeviceId: 'kiosk-1', StoreId: store.Id });
+    await created('/management/company/physicaldevices', {
+      DeviceId: 'kiosk-1',
+      StoreId: store.Id,
+    });
     await created('/management/company/physicaldevices/kiosk-1/devices', {
       DeviceId: 'screen-1',
       Description: 'Screen',
@@ -157,7 +177,10 @@ describe('events of catalog writes', () => {
       'logical_device.created:screen-1',
       `app.created:${String(app.ApplicationId)}`,
     ]);
-    expect(events[0]!.Data).toMatchObject({ Name: 'Main', Location: { Longitude: 29, Latitude: 41 } });
+    expect(events[0]!.Data).toMatchObject({
+      Name: 'Main',
+      Location: { Longitude: 29, Latitude: 41 },
+    });
     expect(events[3]!.Data).toMatchObject({ Name: 'Shop', ApplicationSecret: null });
   });
 
@@ -172,20 +195,23 @@ describe('events of catalog writes', () => {
     });
     expect(response.statusCode).toBe(400);
     // A transaction that writes and then fails leaves neither the row nor its event.
-    const [{ id: tenantId }] = await api.database.handle.query<{ id: number }>(
+    const [row] = await api.database.handle.query<{ id: number }>(
       "select id from tenants where name = 'acme'",
     );
+    const tenantId = row!.id;
     await expect(
       api.database.handle.rawTransaction(async (sql) => {
-        await sql.query("insert into brands (tenant_id, name) values ($1, 'Rolled back')", [tenantId]);
+        await sql.query("insert into brands (tenant_id, name) values ($1, 'Rolled back')", [
+          tenantId,
+        ]);
         throw new Error('fails after the write');
       }),
     ).rejects.toThrow('fails after the write');
     expect(await eventsAfter(acme, start)).toEqual([]);
-    const [row] = await api.database.handle.query<{ n: number }>(
+    const [count] = await api.database.handle.query<{ n: number }>(
       "select count(*)::int as n from brands where name = 'Rolled back'",
     );
-    expect(row!.n).toBe(0);
+    expect(count!.n).toBe(0);
   });
 });
 

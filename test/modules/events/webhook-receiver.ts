@@ -10,7 +10,8 @@ export interface Received {
 }
 
 /** How to answer one request: a status, optionally after a delay; 'hang' never answers. */
-export type Answer = number | { status: number; delayMs?: number; headers?: Record<string, string> } | 'hang';
+export type Answer =
+  number | { status: number; delayMs?: number; headers?: Record<string, string> } | 'hang';
 
 export class WebhookReceiver {
   readonly received: Received[] = [];
@@ -33,13 +34,19 @@ export class WebhookReceiver {
         for (const waiter of [...this.waiters]) waiter();
         const answer = this.answers.shift() ?? this.fallback;
         if (answer === 'hang') return;
-        const { status, delayMs = 0, headers = {} } =
-          typeof answer === 'number' ? { status: answer } : answer;
-        setTimeout(() => res.writeHead(status, headers).end(status >= 300 ? `status ${status}` : ''), delayMs);
+        const {
+          status,
+          delayMs = 0,
+          headers = {},
+        } = typeof answer === 'number' ? { status: answer } : answer;
+        setTimeout(
+          () => res.writeHead(status, headers).end(status >= 300 ? `status ${status}` : ''),
+          delayMs,
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return (this.server!.address() as AddressInfo).port;
+    return (this.server.address() as AddressInfo).port;
   }
 
   /** Queues the answers of the next requests, in order. */
@@ -48,7 +55,13 @@ export class WebhookReceiver {
   }
 
   /** The requests received, parsed. */
-  events(): { Id: string; Type: string; ResourceId: string; Data: Record<string, unknown> }[] {
+  events(): {
+    Id: string;
+    Type: string;
+    TenantId: string;
+    ResourceId: string;
+    Data: Record<string, unknown>;
+  }[] {
     return this.received.map((r) => JSON.parse(r.body) as never);
   }
 
@@ -58,7 +71,9 @@ export class WebhookReceiver {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`received ${this.received.length} of ${count} webhooks in ${timeoutMs} ms`));
+        reject(
+          new Error(`received ${this.received.length} of ${count} webhooks in ${timeoutMs} ms`),
+        );
       }, timeoutMs);
       const check = () => {
         if (this.received.length < count) return;
@@ -78,7 +93,9 @@ export class WebhookReceiver {
 
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }
 
