@@ -36,6 +36,10 @@ const CONFIG_VARIABLES = [
   'CORS_ORIGINS',
   'APP_RATE_LIMITS',
   'REDIS_URL',
+  'WEBHOOK_ALLOWED_HOSTS',
+  'WEBHOOK_TIMEOUT_SECONDS',
+  'WEBHOOK_POLLING_INTERVAL_MS',
+  'WEBHOOK_CONCURRENCY',
 ];
 
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {

@@ -37,7 +37,7 @@ export function defaultPolicy(timeoutMs: number): DeliveryPolicy {
     disableAfterMs: 5 * DAY,
     previousSecretMs: DAY,
     retentionMs: 30 * DAY,
-    leaseMs: timeoutMs + 30 * SECOND,
+    leaseMs: timeoutMs + 5 * SECOND,
     random: Math.random,
   };
 }
