@@ -1,7 +1,7 @@
 // Events recorded with every write (in its transaction) and GET /management/events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { TestClock } from './webhook-receiver.ts';
+import { eventually, TestClock } from './webhook-receiver.ts';
 
 interface WireEvent {
   Id: string;
@@ -25,10 +25,24 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+/**
+ * Waits until every recorded event is visible in the feed: on a PostgreSQL server shared with
+ * other sessions, their running transactions hold the feed's horizon back for a moment.
+ */
+async function settled(): Promise<void> {
+  await eventually(async () => {
+    const [row] = await api.database.handle.query<{ done: boolean }>(
+      'select not exists (select 1 from events where tx_id >= pg_snapshot_xmin(pg_current_snapshot())::text::bigint) as done',
+    );
+    return row!.done ? true : undefined;
+  });
+}
+
 async function feed(
   tenant: TestTenant,
   query = '',
 ): Promise<{ Results: WireEvent[]; HasMore: boolean }> {
+  await settled();
   const response = await api.call({ url: `/management/events${query}`, tenant });
   expect(response.statusCode, response.body).toBe(200);
   return response.json();
