@@ -71,7 +71,7 @@ describe('a server killed during a delivery', () => {
         receiver.received.length >= 4
           ? true
           : undefined,
-      40_000,
+      90_000,
       'every event delivered after the restart',
     );
     // The interrupted delivery came again with the same id; each other event at least once.
@@ -82,8 +82,8 @@ describe('a server killed during a delivery', () => {
       const log = await call(second.port, 'GET', `/management/webhooks/${Id}/deliveries`);
       const { Results } = JSON.parse(log.text) as Log;
       return Results.every((d) => d.Status === 'Succeeded') ? Results : undefined;
-    });
+    }, 60_000);
     expect(deliveries).toHaveLength(3);
     expect(deliveries.find((d) => d.EventId === interrupted)?.Attempts).toBeGreaterThanOrEqual(2);
-  }, 120_000);
+  }, 240_000);
 });
