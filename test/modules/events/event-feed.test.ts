@@ -198,6 +198,31 @@ describe('events of catalog writes', () => {
     expect(events[3]!.Data).toMatchObject({ Name: 'Shop', ApplicationSecret: null });
   });
 
+  it('records the integration endpoint’s creation and status changes', async () => {
+    const start = await lastId(acme);
+    const created = await api.call({
+      method: 'POST',
+      url: '/management/integration/endpoint',
+      tenant: acme,
+      body: { ServiceName: 'acme-events', ServiceTier: 0, AdminMail: 'ops@acme.example' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // The provisioning job ends it in Status 2.
+    const events = await eventually(async () => {
+      const all = (await eventsAfter(acme, start)).filter(
+        (e) => e.Resource === 'integration_endpoint',
+      );
+      return all.length >= 2 ? all : undefined;
+    });
+    expect(events.map((e) => e.Type)).toEqual([
+      'integration_endpoint.created',
+      'integration_endpoint.status_changed',
+    ]);
+    expect(events[0]!.Data).toMatchObject({ ServiceName: 'acme-events', Status: 1 });
+    expect(events[1]!.Data).toMatchObject({ Status: 2 });
+    expect(events[1]!.ResourceId).toBe('acme-events');
+  });
+
   it('records no event when the write fails', async () => {
     const start = await lastId(acme);
     // A body naming an unknown brand fails inside the item's transaction.
