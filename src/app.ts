@@ -30,6 +30,11 @@ import {
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
 import { createCompanyModule, type CompanyServices } from './modules/company/company-module.ts';
 import {
+  createEventsModule,
+  type EventsOptions,
+  type EventsServices,
+} from './modules/events/events-module.ts';
+import {
   createIntegrationModule,
   type IntegrationServices,
 } from './modules/integration/integration-module.ts';
@@ -63,6 +68,7 @@ export interface Services {
   analytics: AnalyticsServices;
   /** Idempotency-Key claims and stored answers (every POST and PATCH; src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
+  events: EventsServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -77,6 +83,8 @@ const IDEMPOTENCY_LEASE_SECONDS = 120;
 export interface ServiceOverrides {
   provisioner?: GatewayProvisioner;
   mailTransport?: MailTransport;
+  /** Webhooks' clock, retry schedule and DNS resolver. */
+  events?: EventsOptions;
 }
 
 /**
@@ -175,6 +183,16 @@ export function createServices(
       company.services.physicalDevices.stampOf(tenantId, deviceId),
   });
 
+  const events = createEventsModule(
+    context,
+    {
+      notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification),
+      adminMail: async (tenantId) =>
+        (await integration.services.endpoints.row(tenantId))?.adminMail,
+    },
+    overrides.events,
+  );
+
   const modules: AppModule[] = [
     tenants,
     oauth,
@@ -185,6 +203,7 @@ export function createServices(
     storage,
     company,
     analytics,
+    events,
   ];
   return {
     config,
@@ -205,6 +224,7 @@ export function createServices(
       ttlSeconds: config.idempotencyKeyTtlSeconds,
       leaseSeconds: IDEMPOTENCY_LEASE_SECONDS,
     }),
+    events: events.services,
     logger,
   };
 }

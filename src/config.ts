@@ -1,5 +1,6 @@
 // Environment → typed, validated configuration (contract §6). A bad value stops the process
 // with one line naming the variable, so operators never chase a half-started server.
+import { isIP } from 'node:net';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -54,6 +55,17 @@ export interface Config {
    * addresses and CIDR ranges. Sign-in lockouts and client throttling count per address.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * Webhook hosts (names or IP literals, as written in a subscription's URL) that may be called
+   * over http and may resolve to loopback, private or link-local addresses.
+   */
+  webhookAllowedHosts: string[];
+  /** How long one webhook delivery may take (connect to end of the answer). */
+  webhookTimeoutSeconds: number;
+  /** How often an idle webhook dispatcher looks for events and due deliveries. */
+  webhookPollingIntervalMs: number;
+  /** Webhook deliveries one instance sends at the same time. */
+  webhookConcurrency: number;
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -174,6 +186,23 @@ function origins(env: Env, name: string): string[] {
         raw,
       );
     return url.origin;
+  });
+}
+
+/** Comma-separated host names or IP literals (IPv6 with or without brackets), lower-cased. */
+function hostList(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const text = entry.trim().toLowerCase();
+    const bare = text.replace(/^\[(.*)\]$/, '$1');
+    if (!HOST_NAME_PATTERN.test(bare) && !isIP(bare))
+      throw new ConfigError(
+        name,
+        'must be a comma-separated list of host names or IP addresses, like localhost,127.0.0.1',
+        raw,
+      );
+    return bare;
   });
 }
 
@@ -346,5 +375,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     idempotencyKeyTtlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 1, 2_592_000),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
+    webhookAllowedHosts: hostList(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
+    webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }

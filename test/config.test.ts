@@ -43,6 +43,15 @@ describe('configuration defaults', () => {
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });
 
+  it('reads WEBHOOK_ALLOWED_HOSTS as host names and IP addresses, lower-cased', () => {
+    expect(
+      loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'Receiver.Internal, 127.0.0.1,[::1],fd00::5' })
+        .webhookAllowedHosts,
+    ).toEqual(['receiver.internal', '127.0.0.1', '::1', 'fd00::5']);
+    expect(loadConfig({}).webhookAllowedHosts).toEqual([]);
+    expect(loadConfig({}).webhookTimeoutSeconds).toBe(10);
+  });
+
   it('treats empty and blank values as unset', () => {
     const config = loadConfig({ PORT: '', API_HOST: '   ', DEFAULT_TENANT: '', DATABASE_URL: ' ' });
     expect(config).toMatchObject({
@@ -134,6 +143,12 @@ describe('configuration errors name the variable', () => {
     ['CORS_ORIGINS', 'https://shop.example.com/path'],
     ['CORS_ORIGINS', 'https://a.example.com,,https://b.example.com'],
     ['CORS_ORIGINS', 'ftp://files.example.com'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'http://localhost'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'localhost,,127.0.0.1'],
+    ['WEBHOOK_TIMEOUT_SECONDS', '0'],
+    ['WEBHOOK_TIMEOUT_SECONDS', '61'],
+    ['WEBHOOK_POLLING_INTERVAL_MS', '5'],
+    ['WEBHOOK_CONCURRENCY', '0'],
   ])('rejects %s=%j with a ConfigError naming it', (variable, value) => {
     const error = configErrorOf({ [variable]: value });
     expect(error).toBeInstanceOf(ConfigError);

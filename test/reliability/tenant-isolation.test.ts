@@ -37,6 +37,12 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
     expect(response.statusCode, `${url}: ${response.body}`).toBe(201);
     return response.json<{ Id: number }>();
   };
+  // A webhook subscription first, so that the writes below become its deliveries.
+  const webhook = await post('/management/webhooks', {
+    Url: `https://hooks-${label}.example.com/omni`,
+    EventTypes: ['*'],
+    Description: `${marker} webhook`,
+  });
   const brand = await post('/private/catalog/brand', { Name: `${marker} brand` });
   const category = await post('/private/catalog/category', { Name: `${marker} category` });
   const tag = await post('/private/catalog/tag', { Name: `${marker} tag` });
@@ -90,9 +96,12 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
     body: {},
   });
   expect(catalogExport.statusCode, catalogExport.body).toBe(202);
+  const delivery = await firstDelivery(tenant, webhook.Id);
   return {
     marker,
     ids: {
+      webhooks: String(webhook.Id),
+      deliveries: String(delivery),
       apps: tenant.appId,
       imports: String(catalogImport.json<{ Id: number }>().Id),
       exports: String(catalogExport.json<{ Id: number }>().Id),
@@ -129,6 +138,21 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
       DeviceTypeId: deviceType.Id,
     },
   };
+}
+
+/** The id of the subscription's first delivery, once the dispatcher has made it. */
+async function firstDelivery(tenant: TestTenant, subscriptionId: number): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const log = await api.call({
+      url: `/management/webhooks/${subscriptionId}/deliveries`,
+      tenant,
+    });
+    const last = log.json<{ Results: { Id: number }[] }>().Results.at(-1);
+    if (last) return last.Id;
+    if (Date.now() > deadline) throw new Error('no webhook delivery within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Path parameters that name no entity get a plausible value. */

@@ -1,0 +1,360 @@
+// Turns events into webhook deliveries and sends them, on every instance, each delivery by one
+// sender at a time:
+//
+// 1. Fan-out: each enabled subscription has a cursor in the event feed; events past it (below
+//    the feed's horizon, so in their final order) that match its types become delivery rows, in
+//    feed order, and the cursor moves, in one statement that skips a subscription another
+//    instance is fanning out.
+// 2. Claim: due deliveries are leased (claimed_until) with `for update skip locked`; a delivery
+//    is due only when no older delivery of the same resource to the same subscription is still
+//    pending, which keeps each resource's events in order, retries included.
+// 3. Send and record: success ends the delivery; failure schedules the next attempt (backoff
+//    with jitter) or gives it up after the retry window, and a subscription failing for
+//    disableAfterMs is disabled and its owner told through the outbox.
+//
+// A sender killed mid-delivery leaves its lease to expire; the delivery is then claimed again
+// (at-least-once). All times come from the injected clock.
+import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { Resolver } from './address-guard.ts';
+import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.ts';
+import { eventId, eventJson, VISIBLE_HORIZON, type EventRow } from './event-feed.ts';
+import { matchesPatterns } from './event-types.ts';
+import { sendWebhook, type SendResult } from './webhook-sender.ts';
+
+export interface DispatcherNeeds {
+  /** Records an e-mail in the outbox, in the caller's transaction. */
+  notify(
+    sql: RawSql,
+    notification: { tenantId: number; recipient: string; subject: string; body: string },
+  ): Promise<unknown>;
+  /** Whom to tell about a tenant's webhooks when a subscription names nobody. */
+  fallbackRecipient(tenantId: number): Promise<string | undefined>;
+}
+
+export interface DispatcherOptions {
+  policy: DeliveryPolicy;
+  clock: () => Date;
+  resolve: Resolver;
+  allowedHosts: readonly string[];
+  timeoutMs: number;
+  pollingIntervalMs: number;
+  concurrency: number;
+  log: () => FastifyBaseLogger | undefined;
+}
+
+interface Claimed extends EventRow {
+  tenantId: number;
+  deliveryId: string;
+  subscriptionId: number;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  attempts: number;
+  firstAttemptAt: Date;
+  /** False when the event is no longer kept (older than the retention period). */
+  eventKept: boolean;
+}
+
+/** Events scanned per subscription per fan-out statement. */
+const FAN_OUT_BATCH = 1000;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export class Dispatcher {
+  private readonly db: DatabaseHandle;
+  private readonly needs: DispatcherNeeds;
+  private readonly options: DispatcherOptions;
+  private readonly inFlight = new Set<Promise<void>>();
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private lastPrune = 0;
+
+  constructor(db: DatabaseHandle, needs: DispatcherNeeds, options: DispatcherOptions) {
+    this.db = db;
+    this.needs = needs;
+    this.options = options;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.running ??= this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.running;
+    this.running = undefined;
+    // Sends under way finish (each bounded by the timeout); their results are recorded.
+    await Promise.all(this.inFlight);
+  }
+
+  /** Waits until the sends under way have been recorded. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      let busy = false;
+      try {
+        busy = await this.step();
+      } catch (error) {
+        this.options.log()?.error({ err: error }, 'webhook dispatcher step failed');
+      }
+      if (this.stopped) break;
+      if (this.inFlight.size >= this.options.concurrency) {
+        await Promise.race(this.inFlight);
+      } else if (!busy) {
+        await this.sleep(this.options.pollingIntervalMs);
+      }
+    }
+  }
+
+  /** Waits ms, or less when stop() wakes it. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  /** One round: prune when due, fan out, claim and start sends. Answers whether it found work. */
+  async step(): Promise<boolean> {
+    const now = this.options.clock();
+    if (now.getTime() - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now.getTime();
+      await this.prune(now);
+    }
+    const fanned = await this.fanOut(now);
+    const free = this.options.concurrency - this.inFlight.size;
+    const claimed = free > 0 ? await this.claim(now, free) : [];
+    for (const delivery of claimed) {
+      const sending: Promise<void> = this.deliver(delivery)
+        .catch((error: unknown) =>
+          this.options.log()?.error({ err: error }, 'recording a webhook delivery failed'),
+        )
+        .finally(() => this.inFlight.delete(sending));
+      this.inFlight.add(sending);
+    }
+    return fanned > 0 || claimed.length > 0;
+  }
+
+  /** Removes events and delivery records older than the retention period. */
+  async prune(now: Date): Promise<void> {
+    const before = new Date(now.getTime() - this.options.policy.retentionMs);
+    await this.db.query('delete from events where occurred_at < $1', [before]);
+    await this.db.query(
+      "delete from webhook_deliveries where created_at < $1 and state <> 'pending'",
+      [before],
+    );
+  }
+
+  /** Turns new events into deliveries for every subscription that has some; answers how many events it scanned. */
+  async fanOut(now: Date): Promise<number> {
+    const behind = await this.db.query<{ tenantId: number; id: number }>(
+      `select s.tenant_id as "tenantId", s.id from webhook_subscriptions s
+        where s.enabled and exists (select 1 from events e
+          where e.tenant_id = s.tenant_id and (e.tx_id, e.id) > (s.cursor_tx, s.cursor_id)
+            and e.tx_id < ${VISIBLE_HORIZON})`,
+    );
+    let scanned = 0;
+    for (const { tenantId, id } of behind) {
+      const [row] = await this.db.query<{ n: number }>(
+        `with sub as (
+           select tenant_id, id, event_types, cursor_tx, cursor_id from webhook_subscriptions
+            where tenant_id = $1 and id = $2 and enabled for update skip locked),
+         scanned as (
+           select e.tenant_id, e.tx_id, e.id, e.type, e.resource, e.resource_id, e.occurred_at
+             from sub s join events e on e.tenant_id = s.tenant_id
+              and (e.tx_id, e.id) > (s.cursor_tx, s.cursor_id)
+            where e.tx_id < ${VISIBLE_HORIZON}
+            order by e.tx_id, e.id limit ${FAN_OUT_BATCH}),
+         queued as (
+           insert into webhook_deliveries (tenant_id, subscription_id, event_tx, event_id, event_type,
+               resource, resource_id, occurred_at, next_attempt_at, created_at)
+           select e.tenant_id, s.id, e.tx_id, e.id, e.type, e.resource, e.resource_id, e.occurred_at, $3, $3
+             from scanned e cross join sub s
+            where ${matchesPatterns('e.type', 's.event_types')}
+            order by e.tx_id, e.id
+           returning 1),
+         last as (select tx_id, id from scanned order by tx_id desc, id desc limit 1),
+         moved as (
+           update webhook_subscriptions w set cursor_tx = last.tx_id, cursor_id = last.id
+             from last where w.tenant_id = $1 and w.id = $2 returning 1)
+         select (select count(*)::int from scanned) + 0 * (select count(*) from queued) + 0 * (select count(*) from moved) as n`,
+        [tenantId, id, now],
+      );
+      scanned += row?.n ?? 0;
+    }
+    return scanned;
+  }
+
+  /** Leases up to `limit` due deliveries (see the top of this file). */
+  async claim(now: Date, limit: number): Promise<Claimed[]> {
+    const leaseUntil = new Date(now.getTime() + this.options.policy.leaseMs);
+    return this.db.query<Claimed>(
+      `with due as (
+         select d.tenant_id, d.id, e.data, e.id is not null as kept from webhook_deliveries d
+           join webhook_subscriptions s on s.tenant_id = d.tenant_id and s.id = d.subscription_id and s.enabled
+           left join events e on e.tenant_id = d.tenant_id and e.tx_id = d.event_tx and e.id = d.event_id
+          where d.state = 'pending' and d.next_attempt_at <= $1
+            and (d.claimed_until is null or d.claimed_until <= $1)
+            and not exists (select 1 from webhook_deliveries p
+              where p.tenant_id = d.tenant_id and p.subscription_id = d.subscription_id
+                and p.resource = d.resource and p.resource_id = d.resource_id
+                and p.state = 'pending' and p.id < d.id)
+          order by d.next_attempt_at, d.id limit $2
+          for update of d skip locked)
+       update webhook_deliveries d
+          set claimed_until = $3, attempts = d.attempts + 1,
+              first_attempt_at = coalesce(d.first_attempt_at, $1), last_attempt_at = $1
+         from due, webhook_subscriptions s, tenants t
+        where d.tenant_id = due.tenant_id and d.id = due.id
+          and s.tenant_id = d.tenant_id and s.id = d.subscription_id and t.id = d.tenant_id
+        returning d.tenant_id as "tenantId", d.id::text as "deliveryId", d.subscription_id as "subscriptionId",
+          s.url, s.secret, s.previous_secret as "previousSecret",
+          s.previous_secret_expires_at as "previousSecretExpiresAt",
+          d.attempts, d.first_attempt_at as "firstAttemptAt", due.kept as "eventKept",
+          d.event_tx::text as tx, d.event_id::text as seq, d.event_type as type, t.name as tenant,
+          d.occurred_at as "occurredAt", d.resource, d.resource_id as "resourceId", due.data`,
+      [now, limit, leaseUntil],
+    );
+  }
+
+  private async deliver(delivery: Claimed): Promise<void> {
+    const now = this.options.clock();
+    if (!delivery.eventKept) {
+      await this.record(
+        delivery,
+        now,
+        {
+          status: undefined,
+          durationMs: 0,
+          error: 'The event is no longer kept (older than the retention period).',
+        },
+        true,
+      );
+      return;
+    }
+    const secrets = [delivery.secret];
+    if (
+      delivery.previousSecret &&
+      delivery.previousSecretExpiresAt &&
+      delivery.previousSecretExpiresAt > now
+    )
+      secrets.push(delivery.previousSecret);
+    const result = await sendWebhook({
+      url: delivery.url,
+      messageId: eventId({ tx: BigInt(delivery.tx), seq: BigInt(delivery.seq) }),
+      payload: eventJson(delivery),
+      secrets,
+      timestamp: now,
+      timeoutMs: this.options.timeoutMs,
+      allowedHosts: this.options.allowedHosts,
+      resolve: this.options.resolve,
+    });
+    await this.record(delivery, this.options.clock(), result, false);
+  }
+
+  private async record(
+    delivery: Claimed,
+    now: Date,
+    result: SendResult,
+    giveUp: boolean,
+  ): Promise<void> {
+    const { policy } = this.options;
+    const succeeded = result.error === undefined;
+    const expired = now.getTime() - delivery.firstAttemptAt.getTime() >= policy.retryWindowMs;
+    const state = succeeded ? 'succeeded' : giveUp || expired ? 'failed' : 'pending';
+    const next =
+      state === 'pending' ? new Date(now.getTime() + retryDelayMs(policy, delivery.attempts)) : now;
+    const disableBefore = new Date(now.getTime() - policy.disableAfterMs);
+    const disabled = await this.db.rawTransaction(async (sql) => {
+      await sql.query(
+        `update webhook_deliveries set state = $3, next_attempt_at = $4, claimed_until = null,
+           response_status = $5, duration_ms = $6, last_error = $7
+         where tenant_id = $1 and id = $2`,
+        [
+          delivery.tenantId,
+          delivery.deliveryId,
+          state,
+          next,
+          result.status ?? null,
+          result.durationMs,
+          result.error ?? null,
+        ],
+      );
+      if (succeeded) {
+        await sql.query(
+          'update webhook_subscriptions set failing_since = null where tenant_id = $1 and id = $2 and failing_since is not null',
+          [delivery.tenantId, delivery.subscriptionId],
+        );
+        return undefined;
+      }
+      const [sub] = await sql.query<{
+        enabled: boolean;
+        failingSince: Date | null;
+        ownerEmail: string | null;
+        url: string;
+      }>(
+        `select enabled, failing_since as "failingSince", owner_email as "ownerEmail", url
+           from webhook_subscriptions where tenant_id = $1 and id = $2 for update`,
+        [delivery.tenantId, delivery.subscriptionId],
+      );
+      if (!sub) return undefined;
+      const failingSince = sub.failingSince ?? now;
+      const disable = sub.enabled && failingSince <= disableBefore;
+      await sql.query(
+        `update webhook_subscriptions set failing_since = $3,
+           enabled = enabled and not $4, version = version + case when $4 then 1 else 0 end,
+           disabled_reason = case when $4 then $5 else disabled_reason end,
+           updated_at = case when $4 then $6 else updated_at end
+         where tenant_id = $1 and id = $2`,
+        [
+          delivery.tenantId,
+          delivery.subscriptionId,
+          failingSince,
+          disable,
+          `Disabled on ${now.toISOString()}: its deliveries failed for ${describeDuration(policy.disableAfterMs)} with no success.`,
+          now,
+        ],
+      );
+      if (!disable) return undefined;
+      const recipient = sub.ownerEmail ?? (await this.needs.fallbackRecipient(delivery.tenantId));
+      if (recipient) {
+        await this.needs.notify(sql, {
+          tenantId: delivery.tenantId,
+          recipient,
+          subject: `Webhook subscription ${delivery.subscriptionId} was disabled`,
+          body: `The webhook subscription ${delivery.subscriptionId} of tenant ${delivery.tenant} (${sub.url}) failed every delivery for ${describeDuration(policy.disableAfterMs)} and was disabled. Last error: ${result.error}. Enable it again with PUT /management/webhooks/${delivery.subscriptionId} and "Enabled": true; replay what it missed with POST /management/webhooks/${delivery.subscriptionId}/replay.`,
+        });
+      }
+      return { recipient };
+    });
+    if (disabled)
+      this.options.log()?.warn(
+        {
+          tenantId: delivery.tenantId,
+          subscriptionId: delivery.subscriptionId,
+          told: disabled.recipient ?? null,
+        },
+        'webhook subscription disabled after failing',
+      );
+  }
+}
+
+function describeDuration(ms: number): string {
+  const days = ms / 86_400_000;
+  if (days >= 1) return `${Math.round(days * 10) / 10} days`;
+  const hours = ms / 3_600_000;
+  if (hours >= 1) return `${Math.round(hours * 10) / 10} hours`;
+  return `${Math.round(ms / 1000)} seconds`;
+}

@@ -1,0 +1,85 @@
+// The events module: every write of the resources integrators follow records an event in its own
+// transaction (database triggers, 0100_events.sql); integrators read them as a feed
+// (/management/events) or get them as signed webhooks (/management/webhooks), delivered by a
+// dispatcher that runs on every instance (dispatcher.ts).
+import type { RawSql } from '../../db/database.ts';
+import type { AppModule, ModuleContext } from '../../module.ts';
+import { systemResolver, type Resolver } from './address-guard.ts';
+import { DeliveryLog } from './delivery-log.ts';
+import { defaultPolicy, type DeliveryPolicy } from './delivery-policy.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { EventFeed } from './event-feed.ts';
+import { eventRoutes } from './event-routes.ts';
+import { SubscriptionService } from './subscription-service.ts';
+import { webhookRoutes } from './webhook-routes.ts';
+
+export interface EventsServices {
+  feed: EventFeed;
+  subscriptions: SubscriptionService;
+  deliveries: DeliveryLog;
+  dispatcher: Dispatcher;
+}
+
+export interface EventsNeeds {
+  /** Records an e-mail in the outbox, in the caller's transaction. */
+  notify(
+    sql: RawSql,
+    notification: { tenantId: number; recipient: string; subject: string; body: string },
+  ): Promise<unknown>;
+  /** The integration endpoint's AdminMail: told when a subscription without OwnerEmail is disabled. */
+  adminMail(tenantId: number): Promise<string | undefined>;
+}
+
+/** Stand-ins for tests: time, the retry schedule and DNS. */
+export interface EventsOptions {
+  clock?: () => Date;
+  policy?: Partial<DeliveryPolicy>;
+  resolve?: Resolver;
+}
+
+export function createEventsModule(
+  context: ModuleContext,
+  needs: EventsNeeds,
+  options: EventsOptions = {},
+): AppModule<EventsServices> {
+  const { config, database } = context;
+  const clock = options.clock ?? (() => new Date());
+  const timeoutMs = config.webhookTimeoutSeconds * 1000;
+  const policy = { ...defaultPolicy(timeoutMs), ...options.policy };
+  const feed = new EventFeed(database);
+  const subscriptions = new SubscriptionService(database, {
+    allowedHosts: config.webhookAllowedHosts,
+    policy,
+    clock,
+  });
+  const deliveries = new DeliveryLog(database, subscriptions, clock);
+  const dispatcher = new Dispatcher(
+    database,
+    {
+      notify: (sql, notification) => needs.notify(sql, notification),
+      fallbackRecipient: (tenantId) => needs.adminMail(tenantId),
+    },
+    {
+      policy,
+      clock,
+      resolve: options.resolve ?? systemResolver,
+      allowedHosts: config.webhookAllowedHosts,
+      timeoutMs,
+      pollingIntervalMs: config.webhookPollingIntervalMs,
+      concurrency: config.webhookConcurrency,
+      log: context.log,
+    },
+  );
+  return {
+    name: 'events',
+    services: { feed, subscriptions, deliveries, dispatcher },
+    routes: async (app) => {
+      await app.register(webhookRoutes, { subscriptions, deliveries });
+      await app.register(eventRoutes, { feed });
+    },
+    start: async () => {
+      dispatcher.start();
+    },
+    stop: () => dispatcher.stop(),
+  };
+}

@@ -1,0 +1,119 @@
+// Sends one webhook: the Standard Webhooks headers and signature (standardwebhooks), to the
+// address the SSRF guard checked, within the timeout, without following redirects.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { bareHost, checkedAddress, type Resolver } from './address-guard.ts';
+
+/** A new signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** The `webhook-signature` header: one `v1,…` signature per secret, space-separated. */
+export function signatureHeader(
+  secrets: string[],
+  messageId: string,
+  timestamp: Date,
+  payload: string,
+): string {
+  return secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, payload)).join(' ');
+}
+
+export interface SendResult {
+  /** The receiver's status code; undefined when no answer came. */
+  status: number | undefined;
+  durationMs: number;
+  /** Why it failed (no answer, a refused address, a status other than 2xx); undefined on success. */
+  error: string | undefined;
+}
+
+export interface SendOptions {
+  url: string;
+  messageId: string;
+  payload: string;
+  secrets: string[];
+  timestamp: Date;
+  timeoutMs: number;
+  allowedHosts: readonly string[];
+  resolve: Resolver;
+}
+
+/** Keeps at most this much of an error answer's body for the delivery log. */
+const ERROR_BODY_BYTES = 256;
+
+export async function sendWebhook(options: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const url = new URL(options.url);
+  let address: LookupAddress;
+  try {
+    address = await checkedAddress(bareHost(url), options.allowedHosts, options.resolve);
+  } catch (error) {
+    return { status: undefined, durationMs: elapsed(), error: (error as Error).message };
+  }
+  const body = Buffer.from(options.payload, 'utf8');
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    'user-agent': 'omni-webhooks/1',
+    'webhook-id': options.messageId,
+    'webhook-timestamp': String(Math.floor(options.timestamp.getTime() / 1000)),
+    'webhook-signature': signatureHeader(
+      options.secrets,
+      options.messageId,
+      options.timestamp,
+      options.payload,
+    ),
+  };
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (status: number | undefined, error: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ status, durationMs: elapsed(), error });
+    };
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers,
+        agent: false,
+        // Connect to the checked address only (the name still goes in Host and TLS's SNI).
+        lookup: (_hostname, _options, callback) => {
+          (callback as (e: null, a: LookupAddress[] | string, f?: number) => void)(
+            null,
+            (_options as { all?: boolean }).all ? [address] : address.address,
+            address.family,
+          );
+        },
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        const kept: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (!ok && size < ERROR_BODY_BYTES) kept.push(chunk);
+          size += chunk.length;
+        });
+        res.on('end', () => {
+          if (ok) return finish(status, undefined);
+          const text = Buffer.concat(kept).toString('utf8').slice(0, ERROR_BODY_BYTES).trim();
+          const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
+          finish(status, `answered ${status}${redirect}${text ? `: ${text}` : ''}`);
+        });
+        res.on('error', (error) => finish(status, error.message));
+      },
+    );
+    const timer = setTimeout(() => {
+      req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    req.on('error', (error) => finish(undefined, error.message));
+    req.end(body);
+  });
+}
