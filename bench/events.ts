@@ -14,12 +14,21 @@
 // BENCH_DATABASE_URL=postgres://… benches on PostgreSQL, else on the embedded database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import {
+  call,
+  clientToken,
+  freePort,
+  runNode as run,
+  SERVER_NODE_FLAGS,
+  stop,
+  waitFor,
+} from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -28,48 +37,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ITEMS = process.env.BENCH_ITEMS ?? '2000';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 const ACCEPT = 'application/vnd.xomni.api-v4-0';
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}`)),
-    );
-  });
-}
-
-function call(
-  port: number,
-  method: string,
-  urlPath: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path: urlPath, headers }, (res) => {
-      let data = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (data += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function freePort(): Promise<number> {
-  const server = createHttpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -111,38 +78,14 @@ try {
     minItemId: number;
     maxItemId: number;
   };
-  server = spawn(process.execPath, ['src/main.ts', 'serve'], {
+  server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await call(port, 'GET', '/health/ready', {})).status === 200) break;
-    } catch {
-      // not yet listening
-    }
-    if (i > 480) throw new Error('the server did not start');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await waitFor(port, '/health/ready', server);
   const host = `${tenant}.localhost:${port}`;
-  const token = (
-    JSON.parse(
-      (
-        await call(
-          port,
-          'POST',
-          '/oauth/token',
-          {
-            host,
-            authorization: `Basic ${Buffer.from(`${app.ApplicationId}:${app.ApplicationSecret}`).toString('base64')}`,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          'grant_type=client_credentials',
-        )
-      ).body,
-    ) as { access_token: string }
-  ).access_token;
+  const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
   const headers = {
     host,
     accept: ACCEPT,
@@ -267,11 +210,7 @@ try {
   );
 } finally {
   await admin?.end();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  if (server) await stop(server);
   receiver.close();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -76,3 +76,24 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<string>
 
 /** The node flags `npm start` gives the server (package.json): the bench measures the same. */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
+
+/** A client-credentials access token of an app on a tenant's host. */
+export async function clientToken(
+  port: number,
+  host: string,
+  appId: string,
+  secret: string,
+): Promise<string> {
+  const response = await call(
+    port,
+    'POST',
+    '/oauth/token',
+    {
+      host,
+      authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    'grant_type=client_credentials',
+  );
+  return (JSON.parse(response.body) as { access_token: string }).access_token;
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { withBodies } from './autocannon-bodies.ts';
-import { call, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
+import { clientToken, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import {
   SERVER_SCENARIOS,
@@ -221,20 +221,8 @@ async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Mea
   try {
     await waitFor(port, '/health/ready', child);
     const tenantHost = `${seeded.tenantName}.localhost:${port}`;
-    const tokenOf = async (host: string, appId: string, secret: string) => {
-      const response = await call(
-        port,
-        'POST',
-        '/oauth/token',
-        {
-          host,
-          authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        'grant_type=client_credentials',
-      );
-      return (JSON.parse(response.body) as { access_token: string }).access_token;
-    };
+    const tokenOf = (host: string, appId: string, secret: string) =>
+      clientToken(port, host, appId, secret);
     const ctx: BenchContext = {
       tenantHost,
       appId: seeded.appId,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiBatch } from './analytics-rows.ts';
-import { call, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
+import { clientToken, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -99,18 +99,7 @@ try {
   });
   await waitFor(port, '/health/ready', child);
   const host = `${tenantName}.localhost:${port}`;
-  const tokenResponse = await call(
-    port,
-    'POST',
-    '/oauth/token',
-    {
-      host,
-      authorization: `Basic ${Buffer.from(`${app.ApplicationId}:${app.ApplicationSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    'grant_type=client_credentials',
-  );
-  const token = (JSON.parse(tokenResponse.body) as { access_token: string }).access_token;
+  const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
 
   const samples: { second: number; rssMb: number }[] = [];
   const startedAt = Date.now();
