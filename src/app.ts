@@ -26,6 +26,7 @@ import {
 } from './modules/analytics/analytics-module.ts';
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
 import { createCompanyModule, type CompanyServices } from './modules/company/company-module.ts';
+import { createConsoleModule } from './modules/console/console-module.ts';
 import {
   createIntegrationModule,
   type IntegrationServices,
@@ -126,6 +127,8 @@ export function createServices(
       company.services.physicalDevices.stampOf(tenantId, deviceId),
   });
 
+  const webConsole = createConsoleModule(context);
+
   const modules: AppModule[] = [
     tenants,
     oauth,
@@ -135,6 +138,7 @@ export function createServices(
     storage,
     company,
     analytics,
+    webConsole,
   ];
   return {
     config,

@@ -6,6 +6,7 @@ import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabase } from './schema.ts';
 import { publicUrls } from './http/public-urls.ts';
+import { ensureConsoleBuilt } from './modules/console/console-build.ts';
 import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-errors.ts';
 import { serve } from './server.ts';
 
@@ -21,6 +22,17 @@ const USAGE = `Usage: npm run -s omni -- <command>
   analytics trending --date YYYY-MM-DD [tenant]   compute that day's trending items now`;
 
 class UsageError extends Error {}
+
+/** npm start builds the web console first when its build is missing or stale (docs/console.md). */
+function buildConsoleIfStale(): void {
+  try {
+    const built = ensureConsoleBuilt();
+    if (built) console.log(built);
+  } catch (error) {
+    // The API does not depend on the console: serve it anyway; /console/ answers 503 meanwhile.
+    console.error(error instanceof Error ? error.message : String(error));
+  }
+}
 
 /** A command's database: failures nobody waits for are printed, and a lost lock ends the command. */
 function openCommandDatabase(config: Config) {
@@ -150,6 +162,7 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
+      buildConsoleIfStale();
       await serve(config);
       return;
     case 'migrate': {
