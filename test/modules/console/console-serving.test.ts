@@ -1,6 +1,7 @@
 // The console's files at /console/ on tenant hosts: index.html for every page path, hashed
 // assets cached for good, a same-origin Content-Security-Policy, and the build check of npm start.
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +99,18 @@ describe('GET /console/assets/* (the build output)', () => {
   it('is not in the OpenAPI document (it is no API operation)', async () => {
     const document = (await api.app.inject({ url: '/openapi.json' })).json<{ paths: object }>();
     expect(Object.keys(document.paths).some((p) => p.startsWith('/console'))).toBe(false);
+  });
+});
+
+describe('the built console', () => {
+  it('weighs under 500 KB of JS and CSS gzipped (issue 18)', async () => {
+    const dir = join(CONSOLE_DIST, 'assets');
+    let gzipped = 0;
+    for (const name of await readdir(dir)) {
+      if (/\.(js|css)$/.test(name)) gzipped += gzipSync(await readFile(join(dir, name))).length;
+    }
+    expect(gzipped).toBeGreaterThan(0);
+    expect(gzipped).toBeLessThan(500 * 1024);
   });
 });
 
