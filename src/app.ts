@@ -34,6 +34,7 @@ import {
 import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
 import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
 import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
+import { createMembersModule, type MembersServices } from './modules/members/members-module.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
 import {
   createStorageModule,
@@ -51,6 +52,7 @@ export interface Services {
   modules: AppModule[];
   tenants: TenantService;
   oauth: OAuthServices;
+  members: MembersServices;
   outbox: Outbox;
   catalog: CatalogServices;
   integration: IntegrationServices;
@@ -92,15 +94,28 @@ export function createServices(
   const notifications = createNotificationsModule(context, {
     ...(overrides.mailTransport ? { mailTransport: overrides.mailTransport } : {}),
   });
-  // Tenants and tokens need each other: bound late, through the variables below.
+  // Tenants, members and tokens need each other: bound late, through the variables below.
   const oauth = createOAuthModule(context, {
     forgetTenant: (tenantId) => tenants.services.tenants.forget(tenantId),
     physicalDevice: (tenantId, deviceId) =>
       company.services.physicalDevices.find(tenantId, deviceId),
+    member: (tenantId, memberId, sql) => members.services.members.grant(tenantId, memberId, sql),
+    signIn: (tenantId, username, password, address) =>
+      members.services.signIn.signIn(tenantId, username, password, address),
+    changePassword: (tenantId, memberId, password) =>
+      members.services.members.changePassword(tenantId, memberId, password),
   });
-  const { tokens, apps } = oauth.services;
+  const { tokens, apps, sessions } = oauth.services;
+  const members = createMembersModule(context, {
+    endSessions: (sql, tenantId, memberId) => sessions.endMemberSessions(sql, tenantId, memberId),
+    forgetTokens: (tenantId, memberId) => tokens.forget(tenantId, memberId),
+  });
   const tenants = createTenantsModule(context, {
     createBootstrapApp: (tx, tenantId) => apps.createBootstrap(tx, tenantId),
+    createOwner: async (tx, tenantId) => {
+      const { member, password } = await members.services.members.createOwner(tx, tenantId);
+      return { Username: member.Username, Password: password };
+    },
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
   });
@@ -132,6 +147,7 @@ export function createServices(
   const modules: AppModule[] = [
     tenants,
     oauth,
+    members,
     notifications,
     catalog,
     integration,
@@ -147,6 +163,7 @@ export function createServices(
     modules,
     tenants: tenants.services.tenants,
     oauth: oauth.services,
+    members: members.services,
     outbox: notifications.services.outbox,
     catalog: catalog.services,
     integration: integration.services,

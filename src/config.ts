@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: LogLevel;
   tokenTtlSeconds: number;
+  /** How long a member's refresh token (browser sign-in) stays usable; each use makes a new one. */
+  refreshTokenTtlSeconds: number;
   integrationHost: string;
   provisioningDelaySeconds: number;
   /** How long a provisioning job may run before it is taken to be dead and retried. */
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: postgresUrl(env, 'DATABASE_URL'),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 60, 86_400),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 86_400, 300, 2_592_000),
     integrationHost: hostName(env, 'INTEGRATION_HOST', `integration.${apiHost}`),
     provisioningDelaySeconds,
     // Must outlast the delay: a job still waiting it out is alive, not dead.

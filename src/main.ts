@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabase } from './schema.ts';
+import { ApiError } from './http/errors.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { ensureConsoleBuilt } from './modules/console/console-build.ts';
 import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-errors.ts';
@@ -13,7 +14,9 @@ import { serve } from './server.ts';
 const USAGE = `Usage: npm run -s omni -- <command>
   serve                        run the API server (what npm start does)
   migrate                      apply pending database migrations
-  tenant create <name> [--json]  create a tenant and its bootstrap management app
+  tenant create <name> [--json]  create a tenant, its bootstrap management app and its owner
+  member create <tenant> <username> [--role <id>]… [--name <text>] [--json]
+                               create a console member; prints a one-time password
   tenant list [--json]         list tenants
   tenant delete <name>         delete a tenant and everything it owns
   keys rotate                  start signing tokens with a new key
@@ -63,7 +66,7 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
   const [action, name] = args;
   if (action === 'create' && name) {
     await withServices(config, async ({ tenants }) => {
-      const { tenant, bootstrapApp } = await tenants.create(name);
+      const { tenant, bootstrapApp, owner } = await tenants.create(name);
       const baseUrl = publicUrls(config).tenantBaseUrl(tenant.name);
       if (json) {
         console.log(
@@ -72,6 +75,8 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
             ApplicationId: bootstrapApp.ApplicationId,
             ApplicationSecret: bootstrapApp.ApplicationSecret,
             BaseUrl: baseUrl,
+            OwnerUsername: owner.Username,
+            OwnerPassword: owner.Password,
           }),
         );
       } else {
@@ -79,6 +84,12 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
         console.log(`Bootstrap management app (the secret is shown only now):`);
         console.log(`  ApplicationId:     ${bootstrapApp.ApplicationId}`);
         console.log(`  ApplicationSecret: ${bootstrapApp.ApplicationSecret}`);
+        console.log(
+          `Owner (signs in to the console; a new password is chosen at the first sign-in):`,
+        );
+        console.log(`  Username: ${owner.Username}`);
+        console.log(`  One-time password: ${owner.Password}`);
+        console.log(`  Console: ${baseUrl}/console/`);
       }
     });
   } else if (action === 'list') {
@@ -108,6 +119,49 @@ async function tenantCommand(config: Config, args: string[], json: boolean): Pro
   } else {
     throw new UsageError(USAGE);
   }
+}
+
+async function memberCommand(
+  config: Config,
+  args: string[],
+  options: { role?: string[] | undefined; name?: string | undefined; json: boolean },
+): Promise<void> {
+  const [action, tenantName, username] = args;
+  if (action !== 'create' || !tenantName || !username) throw new UsageError(USAGE);
+  await withServices(config, async ({ tenants, members }) => {
+    const tenant = await tenants.findByName(tenantName);
+    if (!tenant) throw new UsageError(`Tenant "${tenantName}" does not exist.`);
+    const roles = options.role?.length ? options.role : ['owner'];
+    let created;
+    try {
+      created = await members.members.createWithPassword(
+        tenant.id,
+        username,
+        roles,
+        options.name ?? username,
+      );
+    } catch (error) {
+      if (error instanceof ApiError) throw new UsageError(error.message);
+      throw error;
+    }
+    const { member, password } = created;
+    if (options.json) {
+      console.log(
+        JSON.stringify({
+          Tenant: tenant.name,
+          Id: member.Id,
+          Username: member.Username,
+          Roles: member.Roles.map((r) => r.Id),
+          Password: password,
+        }),
+      );
+      return;
+    }
+    console.log(`Member "${member.Username}" created in tenant "${tenant.name}" (${member.Id}).`);
+    console.log(`  Roles: ${member.Roles.map((r) => r.Id).join(', ')}`);
+    console.log(`  One-time password (shown only now; a new one is chosen at the first sign-in):`);
+    console.log(`  ${password}`);
+  });
 }
 
 async function analyticsCommand(
@@ -156,6 +210,8 @@ async function run(argv: string[]): Promise<void> {
       json: { type: 'boolean', default: false },
       before: { type: 'string' },
       date: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      name: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -202,6 +258,9 @@ async function run(argv: string[]): Promise<void> {
     }
     case 'analytics':
       await analyticsCommand(config, rest, values);
+      return;
+    case 'member':
+      await memberCommand(config, rest, values);
       return;
     case 'keys':
       if (rest[0] !== 'rotate') throw new UsageError(USAGE);

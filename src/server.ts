@@ -66,6 +66,11 @@ export async function serve(config: Config): Promise<void> {
     );
     console.log(`  ApplicationId:     ${id}`);
     console.log(`  ApplicationSecret: ${secret}`);
+    console.log(
+      `Its owner signs in to the console at ${base}/console/ (a new password is chosen at the first sign-in):`,
+    );
+    console.log(`  Username:          ${demo.owner.Username}`);
+    console.log(`  One-time password: ${demo.owner.Password}`);
     console.log(`\nTry it (gets a token, then lists the tenant's apps):`);
     console.log(
       `  TOKEN=$(curl -s -u '${id}:${secret}' -d grant_type=client_credentials ${base}/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/management/oauth/apps\n`,

@@ -1,12 +1,14 @@
 // Bearer-token authentication and scope checks on every protected route (contract §3).
 // Verifying a token is the oauth module's job; this hook only asks and answers 401/403.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { routeAccess, type Scope } from './route-access.ts';
+import { permits, requiredPermission } from './route-permissions.ts';
 import type { RequestTenant } from './tenant-host.ts';
 
 export interface Principal {
   tenantId: number;
+  /** The app the token was issued to (for a member signed in through the console: `console`). */
   appId: string;
   /** The app's type (1 Consumer … 4 Device); rate limits are set per type. */
   appTypeId: number;
@@ -17,6 +19,11 @@ export interface Principal {
   deviceId?: string;
   /** Which incarnation of that device id (its row's generation) the token was issued to. */
   deviceGeneration?: string;
+  /** A member's token (browser sign-in): the member's id. */
+  memberId?: string;
+  /** A member's token: what the member's roles allow (route-permissions.ts); checked after the
+   * scopes. App tokens have none and are governed by their scopes alone. */
+  permissions?: ReadonlySet<string>;
 }
 
 export class InvalidTokenError extends Error {}
@@ -53,6 +60,17 @@ function insufficientScope(access: Scope): ApiError {
   );
 }
 
+function insufficientPermission(request: FastifyRequest): ApiError {
+  const needed = requiredPermission(request);
+  return new ApiError(
+    403,
+    'InsufficientPermission',
+    needed
+      ? `The member's roles do not allow this operation (it needs "${needed}").`
+      : 'This operation is reserved to members with the owner role.',
+  );
+}
+
 function asUnauthorized(error: unknown): unknown {
   return error instanceof InvalidTokenError ? unauthorized(error.message) : error;
 }
@@ -71,7 +89,10 @@ export function registerAuthentication(app: FastifyInstance, verifier: TokenVeri
     const token = match[1]!;
     const admit = (principal: Principal) => {
       request.principal = principal;
-      done(principal.scopes.has(access) ? undefined : insufficientScope(access));
+      if (!principal.scopes.has(access)) return done(insufficientScope(access));
+      if (principal.permissions && !permits(principal.permissions, request))
+        return done(insufficientPermission(request));
+      done();
     };
     let principal: Principal | undefined;
     try {

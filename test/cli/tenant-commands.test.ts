@@ -31,7 +31,7 @@ async function listTenants(dataDir: string): Promise<ListedTenant[]> {
 
 describe('tenant create <name> --json', () => {
   it(
-    'prints exactly one line of JSON with Tenant, ApplicationId, ApplicationSecret and BaseUrl',
+    'prints exactly one line of JSON with Tenant, ApplicationId, ApplicationSecret, BaseUrl and the owner',
     async () => {
       const dataDir = await migratedDataDir(EXISTING);
       const result = await runCli(['tenant', 'create', 'acme', '--json'], { DATA_DIR: dataDir });
@@ -44,8 +44,12 @@ describe('tenant create <name> --json', () => {
         'ApplicationId',
         'ApplicationSecret',
         'BaseUrl',
+        'OwnerPassword',
+        'OwnerUsername',
         'Tenant',
       ]);
+      expect(created.OwnerUsername).toBe('owner');
+      expect(created.OwnerPassword!.length).toBeGreaterThanOrEqual(24);
       expect(created).toMatchObject({ Tenant: 'acme', BaseUrl: 'http://acme.localhost:8080' });
       expect(created.ApplicationId).toMatch(
         /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,

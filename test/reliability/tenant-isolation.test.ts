@@ -10,6 +10,7 @@ import {
   createStore,
 } from '../modules/company/company-fixtures.ts';
 import { createAsset, pdf } from '../modules/storage/storage-fixtures.ts';
+import { createMember, signIn } from '../modules/members/members-helpers.ts';
 import { operationsOf, type FuzzOperation } from './fuzz-requests.ts';
 
 /** What one tenant owns, by the path parameter that names it. */
@@ -68,6 +69,9 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
     tenant,
     body: [{ Counter: 'ItemView', ItemId: item.Id }],
   });
+  const member = await createMember(api, tenant, `member-${label}`, ['analyst'], undefined, {
+    Name: `${marker} member`,
+  });
   return {
     marker,
     ids: {
@@ -89,6 +93,7 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
       devices: logical.DeviceId,
       logicaldevices: logical.DeviceId,
       metadata: `key-${label}`,
+      members: member.Id,
     },
     references: {
       BrandId: brand.Id,
@@ -183,6 +188,19 @@ describe('tenant isolation matrix', () => {
       const path = pathWithIdsOf(operation, ownedByB) ?? operation.path;
       const body = bodyReferencing(operation, ownedByB);
       const response = await call(operation.method, path, b.host, a.token, body);
+      counts.requests++;
+      expect(response.statusCode, `${operation.method} ${path}: ${response.body}`).toBe(401);
+    }
+  });
+
+  it("never answers 2xx to the token of A's owner (a member signed in on A) on B's host", async () => {
+    const owner = await createMember(api, a, 'isolation-owner', ['owner']);
+    const { access_token: token } = await signIn(api, a, owner.Username);
+    for (const operation of operations) {
+      if (operation.path.startsWith('/storage/blobs/')) continue;
+      const path = pathWithIdsOf(operation, ownedByB) ?? operation.path;
+      const body = bodyReferencing(operation, ownedByB);
+      const response = await call(operation.method, path, b.host, token, body);
       counts.requests++;
       expect(response.statusCode, `${operation.method} ${path}: ${response.body}`).toBe(401);
     }

@@ -46,7 +46,13 @@ export const oauthErrors = {
     new OAuthError(
       400,
       'unsupported_grant_type',
-      'Only grant_type=client_credentials is supported.',
+      'grant_type must be client_credentials, authorization_code or refresh_token.',
+    ),
+  unknownPublicClient: (clientId: string | undefined) =>
+    new OAuthError(
+      401,
+      'invalid_client',
+      `Unknown public client "${clientId ?? ''}": only client_id=console uses this grant without a secret.`,
     ),
   invalidScope: (allowed: readonly string[]) =>
     new OAuthError(400, 'invalid_scope', `This app may ask for: ${allowed.join(' ')}.`),

@@ -1,5 +1,7 @@
-// The authorization server: POST /oauth/token (RFC 6749 client credentials), POST /oauth/revoke
-// (RFC 7009), RFC 8414 metadata and the JWKS. Its errors use the RFC 6749 body, not the API's.
+// The authorization server: POST /oauth/token (RFC 6749: client credentials for apps; the
+// authorization code with PKCE and refresh tokens for members signing in through the console),
+// POST /oauth/revoke (RFC 7009), RFC 8414 metadata and the JWKS. Its errors use the RFC 6749
+// body, not the API's.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -13,13 +15,18 @@ import type { ClientAuthentication } from './client-authentication.ts';
 import { OAuthError, invalidRequest, oauthErrors } from './oauth-errors.ts';
 import type { TokenService } from './token-service.ts';
 import type { PhysicalDeviceLookup } from './device-tokens.ts';
+import { CONSOLE_CLIENT_ID } from './console-client.ts';
+import type { MemberSessions, SessionTokens } from './member-sessions.ts';
 
 const tags = ['OAuth'];
 const ALL_SCOPES: readonly Scope[] = ['public', 'private', 'management'];
 
 const TokenRequest = Type.Object(
   {
-    grant_type: Type.String({ description: 'Only client_credentials.' }),
+    grant_type: Type.String({
+      description:
+        'client_credentials (apps), authorization_code or refresh_token (the console, client_id=console, no secret).',
+    }),
     client_id: Type.Optional(
       Type.String({ description: 'With client_secret, instead of HTTP Basic.' }),
     ),
@@ -33,6 +40,14 @@ const TokenRequest = Type.Object(
           'Asks for an identity token bound to this physical device (app types 1 and 4).',
       }),
     ),
+    code: Type.Optional(Type.String({ description: 'authorization_code: the code.' })),
+    redirect_uri: Type.Optional(
+      Type.String({ description: 'authorization_code: as in the authorization request.' }),
+    ),
+    code_verifier: Type.Optional(
+      Type.String({ description: 'authorization_code: the PKCE verifier (RFC 7636).' }),
+    ),
+    refresh_token: Type.Optional(Type.String({ description: 'refresh_token: the token.' })),
   },
   { title: 'TokenRequest' },
 );
@@ -42,6 +57,12 @@ const TokenResponse = Type.Object(
     access_token: Type.String(),
     token_type: Type.Literal('Bearer'),
     expires_in: Type.Integer(),
+    refresh_token: Type.Optional(
+      Type.String({
+        description:
+          'authorization_code and refresh_token grants: the next refresh token (single use).',
+      }),
+    ),
     scope: Type.String(),
   },
   { title: 'TokenResponse' },
@@ -128,11 +149,36 @@ export interface TokenRoutesOptions {
   tokens: TokenService;
   clients: ClientAuthentication;
   physicalDevice: PhysicalDeviceLookup;
+  sessions: MemberSessions;
 }
+
+/** A public client names itself with client_id alone: no secret, no HTTP Basic. */
+function publicClient(
+  request: FastifyRequest,
+  body: { client_id?: string; client_secret?: string },
+): string {
+  if (request.headers.authorization !== undefined || body.client_secret !== undefined)
+    throw invalidRequest('The console is a public client: send client_id without a secret.');
+  if (body.client_id !== CONSOLE_CLIENT_ID) throw oauthErrors.unknownPublicClient(body.client_id);
+  return body.client_id;
+}
+
+function required(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw invalidRequest(`${name} is required.`);
+  return value;
+}
+
+const sessionAnswer = (issued: SessionTokens) => ({
+  access_token: issued.accessToken,
+  token_type: 'Bearer' as const,
+  expires_in: issued.expiresIn,
+  refresh_token: issued.refreshToken,
+  scope: issued.scope,
+});
 
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
   instance,
-  { tokens, clients, physicalDevice },
+  { tokens, clients, physicalDevice, sessions },
 ) => {
   await instance.register(formbody);
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -170,6 +216,26 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     async (request, reply) => {
       requireForm(request);
       const body = request.body;
+      if (body.grant_type === 'authorization_code') {
+        const clientId = publicClient(request, body);
+        const issued = await sessions.exchangeCode(request.tenant, {
+          clientId,
+          code: required(body.code, 'code'),
+          redirectUri: required(body.redirect_uri, 'redirect_uri'),
+          codeVerifier: required(body.code_verifier, 'code_verifier'),
+        });
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        return sessionAnswer(issued);
+      }
+      if (body.grant_type === 'refresh_token') {
+        const clientId = publicClient(request, body);
+        const issued = await sessions.refresh(request.tenant, {
+          clientId,
+          refreshToken: required(body.refresh_token, 'refresh_token'),
+        });
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        return sessionAnswer(issued);
+      }
       if (body.grant_type !== 'client_credentials') {
         throw oauthErrors.unsupportedGrantType();
       }
@@ -234,6 +300,15 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     },
     async (request, reply) => {
       requireForm(request);
+      const body = request.body;
+      if (
+        body.client_id === CONSOLE_CLIENT_ID &&
+        body.client_secret === undefined &&
+        request.headers.authorization === undefined
+      ) {
+        await revokeMemberSession(request.tenant, body.token);
+        return reply.code(200).header('Cache-Control', 'no-store').send('');
+      }
       const credentials = clientCredentials(request, request.body);
       const client = await clients.authenticate(
         request.tenant.id,
@@ -259,6 +334,33 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
     },
   );
 
+  /** Sign-out: a refresh token, or an access token, of a member's session (RFC 7009 §2.2: a
+   * token that is none of this client's is answered 200 all the same). */
+  async function revokeMemberSession(
+    tenant: { id: number; baseUrl: string },
+    token: string,
+  ): Promise<void> {
+    if (!token.includes('.')) {
+      await sessions.revoke(tenant.id, { token, clientId: CONSOLE_CLIENT_ID });
+      return;
+    }
+    let claims;
+    try {
+      claims = await tokens.verifySignature(token, tenant.baseUrl, { allowExpired: true });
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return;
+      throw error;
+    }
+    if (claims.client_id !== CONSOLE_CLIENT_ID) throw oauthErrors.notYourToken();
+    const found = await sessions.revoke(tenant.id, {
+      token,
+      clientId: CONSOLE_CLIENT_ID,
+      accessJti: claims.jti!,
+    });
+    // An access token whose session is gone already is still revoked by itself.
+    if (!found) await tokens.revoke(tenant.id, claims);
+  }
+
   app.get(
     '/.well-known/oauth-authorization-server',
     { schema: { tags, summary: 'Authorization server metadata (RFC 8414)' } },
@@ -267,13 +369,24 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
       reply.header('Cache-Control', 'public, max-age=300');
       return {
         issuer: base,
+        authorization_endpoint: `${base}/oauth/authorize`,
         token_endpoint: `${base}/oauth/token`,
         revocation_endpoint: `${base}/oauth/revoke`,
         jwks_uri: `${base}/.well-known/jwks.json`,
-        grant_types_supported: ['client_credentials'],
-        response_types_supported: [],
-        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-        revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+        grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+        response_types_supported: ['code'],
+        response_modes_supported: ['query'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: [
+          'client_secret_basic',
+          'client_secret_post',
+          'none',
+        ],
+        revocation_endpoint_auth_methods_supported: [
+          'client_secret_basic',
+          'client_secret_post',
+          'none',
+        ],
         scopes_supported: ALL_SCOPES,
       };
     },

@@ -29,13 +29,38 @@ export interface IssuedToken {
   scope: string;
 }
 
-interface TokenClaims extends JWTPayload {
+export interface TokenClaims extends JWTPayload {
   scope: string;
   ver: number;
   dev?: string;
   /** The generation of the `dev` device row the token was issued to. */
   dvg?: string;
+  /** A member's token (browser sign-in): the client it was issued to (`console`); `sub` is the
+   * member's id and `ver` the member's security version. */
+  client_id?: string;
+  /** A member's token: its roles, and the permissions they grant (route-permissions.ts). */
+  roles?: string[];
+  perm?: string[];
+  preferred_username?: string;
 }
+
+/** A member as its tokens carry it (the members module keeps members). */
+export interface TokenMember {
+  id: string;
+  username: string;
+  /** Moves when the member's password or roles change: older tokens stop working. */
+  version: number;
+  roles: string[];
+  permissions: string[];
+}
+
+export interface IssuedMemberToken extends IssuedToken {
+  jti: string;
+  expiresAt: Date;
+}
+
+/** Every scope: a member's token is limited by its permissions, not by scopes. */
+const MEMBER_SCOPE = 'public private management';
 
 interface CachedToken {
   audience: string;
@@ -46,6 +71,8 @@ interface CachedToken {
 export interface TokenNeeds {
   /** Another instance deleted a tenant: forget what this instance cached of it. */
   forgetTenant(tenantId: number): void;
+  /** The member a member's token names, as it is now, or undefined when it is gone. */
+  member(tenantId: number, memberId: string): Promise<TokenMember | undefined>;
 }
 
 const POLL_INTERVAL_MS = 2_000;
@@ -137,6 +164,40 @@ export class TokenService implements TokenVerifier {
     return { accessToken, expiresIn: this.ttlSeconds, scope };
   }
 
+  /** An access token for a member signed in through a public client (the console). */
+  async issueMember(
+    tenant: { id: number; baseUrl: string },
+    clientId: string,
+    member: TokenMember,
+  ): Promise<IssuedMemberToken> {
+    const { kid, key } = this.keys.signingKey();
+    const jti = randomUUID();
+    const claims: TokenClaims = {
+      scope: MEMBER_SCOPE,
+      ver: member.version,
+      client_id: clientId,
+      preferred_username: member.username,
+      roles: member.roles,
+      perm: member.permissions,
+    };
+    const accessToken = await new SignJWT(claims)
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: 'at+jwt' })
+      .setIssuer(tenant.baseUrl)
+      .setAudience(tenant.baseUrl)
+      .setSubject(member.id)
+      .setJti(jti)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(key);
+    return {
+      accessToken,
+      expiresIn: this.ttlSeconds,
+      scope: MEMBER_SCOPE,
+      jti,
+      expiresAt: new Date(Date.now() + this.ttlSeconds * 1000),
+    };
+  }
+
   /** The principal of a bearer token presented on this tenant's host, or InvalidTokenError. */
   async verify(token: string, tenant: { id: number; baseUrl: string }): Promise<Principal> {
     const cached = this.verifyCached(token, tenant);
@@ -209,6 +270,7 @@ export class TokenService implements TokenVerifier {
   }
 
   private async checkStillValid(claims: TokenClaims, tenantId: number): Promise<Principal> {
+    if (claims.client_id !== undefined) return this.checkMemberStillValid(claims, tenantId);
     const jti = claims.jti!;
     const [state] = await this.db
       .select({
@@ -234,6 +296,35 @@ export class TokenService implements TokenVerifier {
     };
   }
 
+  private async checkMemberStillValid(claims: TokenClaims, tenantId: number): Promise<Principal> {
+    const jti = claims.jti!;
+    if (!Array.isArray(claims.perm) || typeof claims.client_id !== 'string')
+      throw new InvalidTokenError('The token is malformed.');
+    const [member, [revoked]] = await Promise.all([
+      this.needs.member(tenantId, claims.sub!),
+      this.db
+        .select({ jti: revokedTokens.jti })
+        .from(revokedTokens)
+        .where(and(eq(revokedTokens.tenantId, tenantId), eq(revokedTokens.jti, jti))),
+    ]);
+    if (!member) throw new InvalidTokenError('The member of this token no longer exists.');
+    if (member.version !== claims.ver)
+      throw new InvalidTokenError(
+        "The member's password or roles changed after this token was issued.",
+      );
+    if (revoked) throw new InvalidTokenError('The token has been revoked (signed out).');
+    return {
+      tenantId,
+      appId: claims.client_id,
+      appTypeId: 0,
+      scopes: new Set(claims.scope.split(' ').filter(Boolean) as Scope[]),
+      jti,
+      expiresAt: claims.exp! * 1000,
+      memberId: claims.sub!,
+      permissions: new Set(claims.perm),
+    };
+  }
+
   /** Revokes one token (RFC 7009); takes effect here at once, elsewhere at the next poll. */
   async revoke(tenantId: number, claims: TokenClaims): Promise<void> {
     await this.db.transaction(async (tx) => {
@@ -256,7 +347,7 @@ export class TokenService implements TokenVerifier {
     await tx.insert(authInvalidations).values({ tenantId, appId: null });
   }
 
-  /** Drops cached tokens of an app (or one token of it) on this instance. */
+  /** Drops cached tokens of an app or a member (or one token of it) on this instance. */
   forget(tenantId: number, appId: string, jti?: string | null): void {
     this.generation++;
     for (const token of [...(this.tokensByApp.get(appKey(tenantId, appId)) ?? [])]) {
@@ -278,7 +369,7 @@ export class TokenService implements TokenVerifier {
   }
 
   private index(token: string, principal: Principal): void {
-    const key = appKey(principal.tenantId, principal.appId);
+    const key = appKey(principal.tenantId, principal.memberId ?? principal.appId);
     let tokens = this.tokensByApp.get(key);
     if (!tokens) {
       tokens = new Set();
@@ -291,7 +382,7 @@ export class TokenService implements TokenVerifier {
   }
 
   private unindex(token: string, principal: Principal): void {
-    const key = appKey(principal.tenantId, principal.appId);
+    const key = appKey(principal.tenantId, principal.memberId ?? principal.appId);
     const tokens = this.tokensByApp.get(key);
     if (!tokens) return;
     tokens.delete(token);

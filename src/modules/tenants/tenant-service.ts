@@ -1,7 +1,7 @@
 // Tenants: the rows every other table hangs from, and the lookup from a host's tenant name
 // that each request makes (cached briefly: a tenant deleted elsewhere is gone within seconds).
-// Creating a tenant makes its bootstrap management app in the same transaction (a tenant never
-// exists without a way to manage it); deleting one ends its tokens at once.
+// Creating a tenant makes its bootstrap management app and its first owner (a member) in the
+// same transaction (a tenant never exists without a way to manage it); deleting one ends its tokens at once.
 import { asc, eq, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Database, Executor } from '../../db/database.ts';
@@ -18,10 +18,19 @@ export interface BootstrapCredentials {
   ApplicationSecret: string | null;
 }
 
+/** The tenant's first owner (a member who signs in to the console), shown once on creation. */
+export interface OwnerCredentials {
+  Username: string;
+  /** A one-time password: the owner chooses another at the first sign-in. */
+  Password: string;
+}
+
 /** What the tenants module needs of other modules (passed in by app.ts). */
 export interface TenantNeeds {
   /** Makes the tenant's predefined management app inside the creating transaction. */
   createBootstrapApp(tx: Executor, tenantId: number): Promise<BootstrapCredentials>;
+  /** Makes the tenant's first owner inside the creating transaction. */
+  createOwner(tx: Executor, tenantId: number): Promise<OwnerCredentials>;
   /** Records, inside the deleting transaction, that every token of the tenant is void. */
   invalidateTenantTokens(tx: Executor, tenantId: number): Promise<void>;
   /** Drops this instance's cached tokens of a deleted tenant, after the delete commits. */
@@ -31,6 +40,7 @@ export interface TenantNeeds {
 export interface CreatedTenant {
   tenant: Tenant;
   bootstrapApp: BootstrapCredentials;
+  owner: OwnerCredentials;
 }
 
 const LOOKUP_TTL_MS = 5_000;
@@ -82,7 +92,11 @@ export class TenantService implements TenantLookup {
     const created = await this.db.transaction(async (tx) => {
       const [tenant] = await tx.insert(tenants).values({ name }).onConflictDoNothing().returning();
       if (!tenant) throw new TenantExistsError(`Tenant "${name}" already exists.`);
-      return { tenant, bootstrapApp: await this.needs.createBootstrapApp(tx, tenant.id) };
+      return {
+        tenant,
+        bootstrapApp: await this.needs.createBootstrapApp(tx, tenant.id),
+        owner: await this.needs.createOwner(tx, tenant.id),
+      };
     });
     this.byName.delete(name);
     return created;

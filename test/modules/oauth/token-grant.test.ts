@@ -99,7 +99,21 @@ describe('POST /oauth/token', () => {
     );
   });
 
-  it.each(['password', 'authorization_code', 'refresh_token', ''])(
+  it.each(['authorization_code', 'refresh_token'])(
+    'answers 400 invalid_request for grant_type=%s from a confidential app (only the console uses it)',
+    async (grant) => {
+      oauthError(
+        await oauthRequest(api, acme, {
+          form: { grant_type: grant },
+          authorization: basic(apps[3]!),
+        }),
+        400,
+        'invalid_request',
+      );
+    },
+  );
+
+  it.each(['password', 'implicit', ''])(
     'answers 400 unsupported_grant_type for grant_type=%s',
     async (grant) => {
       oauthError(

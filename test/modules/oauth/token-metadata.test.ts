@@ -29,7 +29,10 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       token_endpoint: `${BASE_URL}/oauth/token`,
       revocation_endpoint: `${BASE_URL}/oauth/revoke`,
       jwks_uri: `${BASE_URL}/.well-known/jwks.json`,
-      grant_types_supported: ['client_credentials'],
+      authorization_endpoint: `${BASE_URL}/oauth/authorize`,
+      grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: expect.arrayContaining([
         'client_secret_basic',
         'client_secret_post',

@@ -1,0 +1,90 @@
+import { Type, type Static } from 'typebox';
+import { PagedResult } from '../../http/paging.ts';
+
+const USERNAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@+-]{2,63}$';
+
+export const RoleRef = Type.Object(
+  {
+    Id: Type.String({ minLength: 1, maxLength: 64 }),
+    Description: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'Ignored on input (read-only).' }),
+    ),
+  },
+  { additionalProperties: false, title: 'MemberRoleRequest' },
+);
+
+export const MemberCreateBody = Type.Object(
+  {
+    Username: Type.String({
+      pattern: USERNAME_PATTERN,
+      description:
+        '3..64 characters: letters, digits and . _ @ + - (not first). Kept lowercase; unique in the tenant, case-insensitively.',
+    }),
+    Name: Type.String({ minLength: 1, maxLength: 256, pattern: '\\S' }),
+    Password: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description:
+        'At least 12 characters, 5 different, not containing the username, no run of 6 in sequence, not a common password (docs/api.md). Never answered.',
+    }),
+    Roles: Type.Array(RoleRef, {
+      minItems: 1,
+      maxItems: 16,
+      description: 'Role ids from GET /management/security/roles.',
+    }),
+  },
+  { additionalProperties: false, title: 'MemberCreateRequest' },
+);
+export type MemberCreateBody = Static<typeof MemberCreateBody>;
+
+export const MemberUpdateBody = Type.Object(
+  {
+    Id: Type.Optional(Type.String({ format: 'uuid', description: "Must be the path's id." })),
+    Username: Type.String({ pattern: USERNAME_PATTERN }),
+    Name: Type.String({ minLength: 1, maxLength: 256, pattern: '\\S' }),
+    Password: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        description: 'A new password (same rules as on create); left out, the password stays.',
+      }),
+    ),
+    Roles: Type.Array(RoleRef, { minItems: 1, maxItems: 16 }),
+  },
+  { additionalProperties: false, title: 'MemberUpdateRequest' },
+);
+export type MemberUpdateBody = Static<typeof MemberUpdateBody>;
+
+export const MemberRole = Type.Object(
+  { Id: Type.String(), Description: Type.String() },
+  { title: 'MemberRole' },
+);
+
+export const Member = Type.Object(
+  {
+    Id: Type.String({ format: 'uuid' }),
+    Username: Type.String(),
+    Name: Type.String(),
+    Roles: Type.Array(MemberRole),
+  },
+  { title: 'Member', additionalProperties: false },
+);
+export type Member = Static<typeof Member>;
+
+export const MemberList = PagedResult(Member, 'MemberList');
+
+export const MemberIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+
+export const Role = Type.Object(
+  {
+    Id: Type.String(),
+    Description: Type.String(),
+    Permissions: Type.Array(Type.String(), {
+      description:
+        'What the role allows: "<area>:read" or "<area>:write" (areas: catalog, storage, analytics, company, apps, integration, security, account), or "*" for everything.',
+    }),
+  },
+  { title: 'Role' },
+);
+
+export const RoleList = PagedResult(Role, 'RoleList');

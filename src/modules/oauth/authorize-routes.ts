@@ -1,0 +1,373 @@
+// The authorization endpoint (RFC 6749 §4.1, PKCE per RFC 7636, S256 only) for the console:
+// GET shows the sign-in page, POST checks the form's CSRF token, the credentials and the
+// lockout, and sends the browser back to the console with a code. Until the client and its
+// redirect URI are known good, errors are shown on the page; after, they go back to the client
+// as RFC 6749 §4.1.2.1 parameters (error, error_description, state).
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { parseCookie, stringifySetCookie } from 'cookie';
+import { Type } from 'typebox';
+import { ApiError } from '../../http/errors.ts';
+import { sendError } from '../../http/error-handler.ts';
+import { CONSOLE_CLIENT_ID, isConsoleRedirectUri, isS256Challenge } from './console-client.ts';
+import type { MemberSessions } from './member-sessions.ts';
+import { SIGN_IN_FORM_TTL_SECONDS, type SignInFormTokens } from './sign-in-form-tokens.ts';
+import { SIGN_IN_CSP, renderErrorPage, renderSignInPage } from './sign-in-page.ts';
+import type { TokenMember } from './token-service.ts';
+
+const tags = ['OAuth'];
+const FORM = 'application/x-www-form-urlencoded';
+const COOKIE = 'omni_signin';
+const COOKIE_PATH = '/oauth/authorize';
+const MAX_STATE_LENGTH = 1024;
+
+/** What a sign-in attempt came to (the members module decides; app.ts passes it in). */
+export type MemberSignInOutcome =
+  | { member: TokenMember; mustChangePassword: boolean }
+  | { refused: 'invalid' }
+  | { refused: 'locked'; retryAfterSeconds: number };
+
+export interface SignInNeeds {
+  signIn(
+    tenantId: number,
+    username: string,
+    password: string,
+    address: string,
+  ): Promise<MemberSignInOutcome>;
+  /** Sets a member's new password (throws the API's 400 WeakPassword when it may not be used). */
+  changePassword(tenantId: number, memberId: string, password: string): Promise<TokenMember>;
+  member(tenantId: number, memberId: string): Promise<TokenMember | undefined>;
+}
+
+export interface AuthorizeRoutesOptions {
+  sessions: MemberSessions;
+  formTokens: SignInFormTokens;
+  needs: SignInNeeds;
+  /** The server is reached over https (PUBLIC_SCHEME): cookies are Secure. */
+  https: boolean;
+}
+
+const field = (description: string) => Type.Optional(Type.String({ description }));
+const RequestFields = {
+  response_type: field('Only "code".'),
+  client_id: field('Only "console" (a public client).'),
+  redirect_uri: field('<tenant base URL>/console/ or <tenant base URL>/console/callback'),
+  code_challenge: field('base64url SHA-256 of the code verifier (43 characters)'),
+  code_challenge_method: field('Only "S256"; "plain" is refused.'),
+  state: field('Returned unchanged with the code or the error (at most 1024 characters).'),
+};
+const AuthorizeQuery = Type.Object(RequestFields, { title: 'AuthorizeQuery' });
+const AuthorizeForm = Type.Object(
+  {
+    ...RequestFields,
+    csrf_token: field('From the sign-in page; must match its cookie.'),
+    username: field('The member’s username.'),
+    password: field('The member’s password.'),
+    password_change_ticket: field('From the page that asks for a new password.'),
+    new_password: field('A new password, when the page asks for one.'),
+    new_password_repeat: field('The same new password again.'),
+  },
+  { title: 'AuthorizeForm' },
+);
+type AuthorizeRequest = { [K in keyof typeof RequestFields]?: string | undefined };
+const HtmlPage = {
+  description: 'The sign-in page (HTML) or a page telling what went wrong',
+  content: { 'text/html': { schema: { type: 'string' } } },
+};
+const RedirectBack = {
+  description:
+    'Back to redirect_uri with code and state, or with error, error_description and state',
+  headers: { Location: { schema: { type: 'string' } } },
+};
+
+class PageError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+class RedirectError extends Error {
+  readonly error: string;
+  constructor(error: string, description: string) {
+    super(description);
+    this.error = error;
+  }
+}
+
+/** The request, checked: PageError before the redirect URI is trusted, RedirectError after. */
+function checkedRequest(
+  baseUrl: string,
+  query: AuthorizeRequest,
+): { redirectUri: string; codeChallenge: string; state: string | undefined } {
+  if (query.client_id !== CONSOLE_CLIENT_ID)
+    throw new PageError(
+      400,
+      `Unknown client "${query.client_id ?? ''}": only "console" signs in here.`,
+    );
+  if (!query.redirect_uri || !isConsoleRedirectUri(baseUrl, query.redirect_uri))
+    throw new PageError(400, 'redirect_uri is not one of the console’s registered addresses.');
+  if (query.response_type !== 'code')
+    throw new RedirectError('unsupported_response_type', 'Only response_type=code is supported.');
+  if (query.state !== undefined && query.state.length > MAX_STATE_LENGTH)
+    throw new RedirectError(
+      'invalid_request',
+      `state is longer than ${MAX_STATE_LENGTH} characters.`,
+    );
+  if (query.code_challenge_method !== 'S256')
+    throw new RedirectError(
+      'invalid_request',
+      'PKCE is required with code_challenge_method=S256 ("plain" is not accepted).',
+    );
+  if (!query.code_challenge || !isS256Challenge(query.code_challenge))
+    throw new RedirectError(
+      'invalid_request',
+      'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).',
+    );
+  return {
+    redirectUri: query.redirect_uri,
+    codeChallenge: query.code_challenge,
+    state: query.state,
+  };
+}
+
+function redirectWith(
+  reply: FastifyReply,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined) search.set(name, value);
+  return reply
+    .code(302)
+    .header('Cache-Control', 'no-store')
+    .header('Location', `${redirectUri}?${search.toString()}`)
+    .send();
+}
+
+export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async (
+  instance,
+  { sessions, formTokens, needs, https },
+) => {
+  await instance.register(formbody);
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const config = { unversioned: true };
+
+  const isSecure = (request: FastifyRequest) => https || request.protocol === 'https';
+
+  const sendPage = (reply: FastifyReply, status: number, html: string) =>
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Pragma', 'no-cache')
+      .header('Content-Security-Policy', SIGN_IN_CSP)
+      .send(html);
+
+  /** The sign-in page with a fresh CSRF pair (cookie and hidden field). */
+  const showForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    query: AuthorizeRequest,
+    extra: { error?: string; username?: string; passwordChangeTicket?: string } = {},
+  ) => {
+    const { nonce, token } = await formTokens.csrf(request.tenant.baseUrl);
+    reply.header(
+      'Set-Cookie',
+      stringifySetCookie({
+        name: COOKIE,
+        value: nonce,
+        path: COOKIE_PATH,
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: isSecure(request),
+        maxAge: SIGN_IN_FORM_TTL_SECONDS,
+      }),
+    );
+    const carried: Record<string, string> = {};
+    for (const name of Object.keys(RequestFields) as (keyof AuthorizeRequest)[]) {
+      const value = query[name];
+      if (value !== undefined) carried[name] = value;
+    }
+    return sendPage(
+      reply,
+      status,
+      renderSignInPage({
+        tenantName: request.tenant.name,
+        request: carried,
+        csrfToken: token,
+        ...extra,
+      }),
+    );
+  };
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 406))
+      return sendError(reply, error);
+    if (error.validation || (error.statusCode ?? 500) < 500)
+      return sendPage(reply, 400, renderErrorPage(`The request is not valid: ${error.message}`));
+    request.log.error({ err: error }, 'sign-in failed');
+    return sendPage(reply, 500, renderErrorPage('The server failed to handle this sign-in.'));
+  });
+
+  const handleRequestError = (reply: FastifyReply, error: unknown, query: AuthorizeRequest) => {
+    if (error instanceof PageError)
+      return sendPage(reply, error.status, renderErrorPage(error.message));
+    if (error instanceof RedirectError)
+      return redirectWith(reply, query.redirect_uri!, {
+        error: error.error,
+        error_description: error.message,
+        state: query.state,
+      });
+    throw error;
+  };
+
+  app.get(
+    '/oauth/authorize',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Sign-in page of the authorization code flow with PKCE (the console)',
+        description:
+          'Answers the HTML sign-in page. client_id must be "console" and redirect_uri one of its addresses (exact match), else the page tells the error; other errors go back to redirect_uri (RFC 6749 §4.1.2.1).',
+        querystring: AuthorizeQuery,
+        response: { 200: HtmlPage, 302: RedirectBack, 400: HtmlPage },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      try {
+        checkedRequest(request.tenant.baseUrl, query);
+      } catch (error) {
+        return handleRequestError(reply, error, query);
+      }
+      return showForm(request, reply, 200, query);
+    },
+  );
+
+  app.post(
+    '/oauth/authorize',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Sign in (the form of the sign-in page)',
+        description:
+          'Checks the CSRF token against its cookie (403 page), the credentials (401 page) and the lockout (429 page with Retry-After, whether or not the username exists), then answers 302 to redirect_uri with code and state. A code is single-use and expires after 60 s.',
+        consumes: [FORM],
+        body: AuthorizeForm,
+        response: {
+          302: RedirectBack,
+          200: HtmlPage,
+          400: HtmlPage,
+          401: HtmlPage,
+          403: HtmlPage,
+          429: HtmlPage,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith(FORM))
+        return sendPage(reply, 400, renderErrorPage(`The form must be sent as ${FORM}.`));
+      const form = request.body;
+      let checked;
+      try {
+        checked = checkedRequest(request.tenant.baseUrl, form);
+      } catch (error) {
+        return handleRequestError(reply, error, form);
+      }
+      const base = request.tenant.baseUrl;
+      const cookieNonce = parseCookie(request.headers.cookie ?? '')[COOKIE];
+      if (!(await formTokens.csrfMatches(base, form.csrf_token, cookieNonce)))
+        return showForm(request, reply, 403, form, {
+          error: 'The sign-in form expired or did not come from this page. Please sign in again.',
+        });
+
+      let member: TokenMember;
+      if (form.password_change_ticket !== undefined) {
+        const ticket = await formTokens.readTicket(base, form.password_change_ticket);
+        const current = ticket && (await needs.member(request.tenant.id, ticket.memberId));
+        if (!ticket || !current || current.version !== ticket.version)
+          return showForm(request, reply, 400, form, {
+            error: 'The password change expired. Please sign in again.',
+          });
+        const again = { passwordChangeTicket: form.password_change_ticket };
+        if (!form.new_password || form.new_password !== form.new_password_repeat)
+          return showForm(request, reply, 400, form, {
+            ...again,
+            error: 'The two new passwords differ.',
+          });
+        try {
+          member = await needs.changePassword(
+            request.tenant.id,
+            ticket.memberId,
+            form.new_password,
+          );
+        } catch (error) {
+          if (error instanceof ApiError && error.statusCode === 400)
+            return showForm(request, reply, 400, form, { ...again, error: error.message });
+          throw error;
+        }
+      } else {
+        if (!form.username || !form.password)
+          return showForm(request, reply, 400, form, {
+            error: 'Enter your username and password.',
+            ...(form.username ? { username: form.username } : {}),
+          });
+        const outcome = await needs.signIn(
+          request.tenant.id,
+          form.username,
+          form.password,
+          request.ip,
+        );
+        if ('refused' in outcome) {
+          if (outcome.refused === 'locked') {
+            reply.header('Retry-After', String(outcome.retryAfterSeconds));
+            return showForm(request, reply, 429, form, {
+              username: form.username,
+              error: `Too many failed sign-ins. Try again in ${Math.ceil(outcome.retryAfterSeconds / 60)} minute(s).`,
+            });
+          }
+          return showForm(request, reply, 401, form, {
+            username: form.username,
+            error: 'Wrong username or password.',
+          });
+        }
+        if (outcome.mustChangePassword)
+          return showForm(request, reply, 200, form, {
+            passwordChangeTicket: await formTokens.passwordChangeTicket(
+              base,
+              outcome.member.id,
+              outcome.member.version,
+            ),
+          });
+        member = outcome.member;
+      }
+
+      const code = await sessions.createCode(request.tenant.id, {
+        clientId: CONSOLE_CLIENT_ID,
+        redirectUri: checked.redirectUri,
+        codeChallenge: checked.codeChallenge,
+        memberId: member.id,
+      });
+      reply.header(
+        'Set-Cookie',
+        stringifySetCookie({
+          name: COOKIE,
+          value: '',
+          path: COOKIE_PATH,
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: isSecure(request),
+          maxAge: 0,
+        }),
+      );
+      return redirectWith(reply, checked.redirectUri, { code, state: checked.state });
+    },
+  );
+};

@@ -1,0 +1,286 @@
+// Sessions of members signed in through a public client (the console): authorization codes
+// (single use, 60 s, bound to client, redirect URI and PKCE challenge), and refresh tokens
+// rotated on every use, each sign-in one family. Presenting a spent refresh token or a used code
+// again revokes the whole family, with the access tokens issued in it (reuse detection); so does
+// sign-out. Codes and refresh tokens are 256 random bits, kept only as SHA-256 hashes.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { verifierMatches } from './console-client.ts';
+import { OAuthError } from './oauth-errors.ts';
+import type { TokenMember, TokenService } from './token-service.ts';
+
+export const CODE_TTL_SECONDS = 60;
+
+export interface SessionTokens {
+  accessToken: string;
+  expiresIn: number;
+  refreshToken: string;
+  scope: string;
+}
+
+export interface MemberSessionNeeds {
+  /** The member as it is now; `sql` is the caller's open transaction. */
+  member(tenantId: number, memberId: string, sql: RawSql): Promise<TokenMember | undefined>;
+}
+
+interface Tenant {
+  id: number;
+  baseUrl: string;
+}
+
+const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+const newSecret = () => randomBytes(32).toString('base64url');
+
+export const invalidGrant = (description: string) =>
+  new OAuthError(400, 'invalid_grant', description);
+
+/** What a transaction came to: tokens, or an error to throw once it has committed (a revoked
+ * family must stay revoked), with the members whose cached tokens to drop. */
+type Outcome = { tokens: SessionTokens } | { error: OAuthError; forget?: string[] };
+
+// Deletes a family and revokes the access tokens issued in it that have not expired yet, here
+// (revoked_tokens) and in other instances' caches (auth_invalidations). Answers the member.
+const REVOKE_FAMILY = `
+  with gone as (
+    delete from refresh_tokens where tenant_id = $1 and family_id = $2
+    returning member_id, access_jti, access_expires_at),
+  revoked as (
+    insert into revoked_tokens (tenant_id, jti, expires_at)
+    select $1, access_jti, access_expires_at from gone where access_expires_at > now()
+    on conflict do nothing returning jti),
+  told as (
+    insert into auth_invalidations (tenant_id, app_id, jti)
+    select $1, member_id, access_jti from gone where access_expires_at > now() returning 1)
+  select distinct member_id as "memberId" from gone`;
+
+export class MemberSessions {
+  private readonly db: DatabaseHandle;
+  private readonly tokens: TokenService;
+  private readonly needs: MemberSessionNeeds;
+  private readonly refreshTtlSeconds: number;
+
+  constructor(
+    db: DatabaseHandle,
+    tokens: TokenService,
+    needs: MemberSessionNeeds,
+    refreshTtlSeconds: number,
+  ) {
+    this.db = db;
+    this.tokens = tokens;
+    this.needs = needs;
+    this.refreshTtlSeconds = refreshTtlSeconds;
+  }
+
+  /** A code for a member who has just signed in. */
+  async createCode(
+    tenantId: number,
+    request: { clientId: string; redirectUri: string; codeChallenge: string; memberId: string },
+  ): Promise<string> {
+    const code = newSecret();
+    await this.db.query(
+      `insert into authorization_codes
+         (tenant_id, code_hash, client_id, redirect_uri, code_challenge, member_id, expires_at)
+       values ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7))`,
+      [
+        tenantId,
+        digest(code),
+        request.clientId,
+        request.redirectUri,
+        request.codeChallenge,
+        request.memberId,
+        CODE_TTL_SECONDS,
+      ],
+    );
+    return code;
+  }
+
+  /** grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.6). */
+  async exchangeCode(
+    tenant: Tenant,
+    request: { code: string; clientId: string; redirectUri: string; codeVerifier: string },
+  ): Promise<SessionTokens> {
+    const outcome = await this.db.rawTransaction(async (sql): Promise<Outcome> => {
+      const [row] = await sql.query<{
+        clientId: string;
+        redirectUri: string;
+        challenge: string;
+        memberId: string;
+        expired: boolean;
+        used: boolean;
+        familyId: string | null;
+      }>(
+        `select client_id as "clientId", redirect_uri as "redirectUri",
+            code_challenge as challenge, member_id as "memberId",
+            expires_at <= now() as expired, used_at is not null as used, family_id as "familyId"
+          from authorization_codes where tenant_id = $1 and code_hash = $2 for update`,
+        [tenant.id, digest(request.code)],
+      );
+      if (!row || row.expired)
+        return { error: invalidGrant('The authorization code is unknown or has expired.') };
+      if (row.used) {
+        const members = row.familyId ? await this.revokeFamily(sql, tenant.id, row.familyId) : [];
+        return {
+          error: invalidGrant(
+            'The authorization code was used already; the tokens issued for it are revoked.',
+          ),
+          forget: members,
+        };
+      }
+      // A failed exchange spends the code too: it cannot be tried again with other values.
+      const spend = (familyId: string | null) =>
+        sql.query(
+          'update authorization_codes set used_at = now(), family_id = $3 where tenant_id = $1 and code_hash = $2',
+          [tenant.id, digest(request.code), familyId],
+        );
+      if (row.clientId !== request.clientId) {
+        await spend(null);
+        return { error: invalidGrant('The authorization code was issued to another client.') };
+      }
+      if (row.redirectUri !== request.redirectUri) {
+        await spend(null);
+        return {
+          error: invalidGrant('redirect_uri differs from the one of the authorization request.'),
+        };
+      }
+      if (!verifierMatches(request.codeVerifier, row.challenge)) {
+        await spend(null);
+        return {
+          error: invalidGrant('code_verifier does not match the code_challenge (PKCE, S256).'),
+        };
+      }
+      const member = await this.needs.member(tenant.id, row.memberId, sql);
+      if (!member) return { error: invalidGrant('The member no longer exists.') };
+      const familyId = randomUUID();
+      await spend(familyId);
+      return { tokens: await this.issue(sql, tenant, request.clientId, member, familyId) };
+    });
+    if ('error' in outcome) {
+      for (const memberId of outcome.forget ?? []) this.tokens.forget(tenant.id, memberId);
+      throw outcome.error;
+    }
+    return outcome.tokens;
+  }
+
+  /** grant_type=refresh_token (RFC 6749 §6), with rotation and reuse detection. */
+  async refresh(
+    tenant: Tenant,
+    request: { refreshToken: string; clientId: string },
+  ): Promise<SessionTokens> {
+    const outcome = await this.db.rawTransaction(async (sql): Promise<Outcome> => {
+      const [row] = await sql.query<{
+        familyId: string;
+        clientId: string;
+        memberId: string;
+        expired: boolean;
+        spent: boolean;
+      }>(
+        `select family_id as "familyId", client_id as "clientId", member_id as "memberId",
+            expires_at <= now() as expired, spent_at is not null as spent
+          from refresh_tokens where tenant_id = $1 and token_hash = $2 for update`,
+        [tenant.id, digest(request.refreshToken)],
+      );
+      if (!row || row.expired)
+        return { error: invalidGrant('The refresh token is unknown, revoked or expired.') };
+      if (row.clientId !== request.clientId)
+        return { error: invalidGrant('The refresh token was issued to another client.') };
+      if (row.spent) {
+        const members = await this.revokeFamily(sql, tenant.id, row.familyId);
+        return {
+          error: invalidGrant(
+            'The refresh token was used before: the session is revoked (sign in again).',
+          ),
+          forget: members,
+        };
+      }
+      const member = await this.needs.member(tenant.id, row.memberId, sql);
+      if (!member) return { error: invalidGrant('The member no longer exists.') };
+      await sql.query(
+        'update refresh_tokens set spent_at = now() where tenant_id = $1 and token_hash = $2',
+        [tenant.id, digest(request.refreshToken)],
+      );
+      return { tokens: await this.issue(sql, tenant, row.clientId, member, row.familyId) };
+    });
+    if ('error' in outcome) {
+      for (const memberId of outcome.forget ?? []) this.tokens.forget(tenant.id, memberId);
+      throw outcome.error;
+    }
+    return outcome.tokens;
+  }
+
+  /**
+   * Sign-out (RFC 7009): revokes the family of a refresh token, or of the access token it was
+   * issued with. Answers false when the token is none of this client's member sessions.
+   */
+  async revoke(
+    tenantId: number,
+    request: { token: string; clientId: string; accessJti?: string },
+  ): Promise<boolean> {
+    const members = await this.db.rawTransaction(async (sql) => {
+      const [row] = await sql.query<{ familyId: string; clientId: string }>(
+        request.accessJti === undefined
+          ? `select family_id as "familyId", client_id as "clientId" from refresh_tokens
+              where tenant_id = $1 and token_hash = $2`
+          : `select family_id as "familyId", client_id as "clientId" from refresh_tokens
+              where tenant_id = $1 and access_jti = $2 limit 1`,
+        [tenantId, request.accessJti ?? digest(request.token)],
+      );
+      if (!row || row.clientId !== request.clientId) return undefined;
+      return this.revokeFamily(sql, tenantId, row.familyId);
+    });
+    for (const memberId of members ?? []) this.tokens.forget(tenantId, memberId);
+    return members !== undefined;
+  }
+
+  /** Ends every session of a member inside the caller's transaction (password, roles, delete). */
+  async endMemberSessions(sql: RawSql, tenantId: number, memberId: string): Promise<void> {
+    await sql.query('delete from refresh_tokens where tenant_id = $1 and member_id = $2', [
+      tenantId,
+      memberId,
+    ]);
+    await sql.query('delete from authorization_codes where tenant_id = $1 and member_id = $2', [
+      tenantId,
+      memberId,
+    ]);
+    await sql.query('insert into auth_invalidations (tenant_id, app_id) values ($1, $2)', [
+      tenantId,
+      memberId,
+    ]);
+  }
+
+  private async issue(
+    sql: RawSql,
+    tenant: Tenant,
+    clientId: string,
+    member: TokenMember,
+    familyId: string,
+  ): Promise<SessionTokens> {
+    const access = await this.tokens.issueMember(tenant, clientId, member);
+    const refreshToken = newSecret();
+    await sql.query(
+      `insert into refresh_tokens (tenant_id, token_hash, family_id, client_id, member_id,
+          access_jti, access_expires_at, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
+      [
+        tenant.id,
+        digest(refreshToken),
+        familyId,
+        clientId,
+        member.id,
+        access.jti,
+        access.expiresAt,
+        this.refreshTtlSeconds,
+      ],
+    );
+    return {
+      accessToken: access.accessToken,
+      expiresIn: access.expiresIn,
+      refreshToken,
+      scope: access.scope,
+    };
+  }
+
+  private async revokeFamily(sql: RawSql, tenantId: number, familyId: string): Promise<string[]> {
+    const rows = await sql.query<{ memberId: string }>(REVOKE_FAMILY, [tenantId, familyId]);
+    return rows.map((r) => r.memberId);
+  }
+}
