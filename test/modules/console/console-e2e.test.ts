@@ -12,6 +12,9 @@ import {
   screenshotOnFailure,
   startListeningApi,
 } from './console-browser.ts';
+import { createMember, GOOD_PASSWORD } from '../members/members-helpers.ts';
+
+const ANALYST_PASSWORD = 'quiet-Meadow-river-57';
 
 let api: TestApi;
 let acme: TestTenant;
@@ -56,27 +59,27 @@ async function apiGet<T>(url: string): Promise<T> {
   return response.json<T>();
 }
 
-async function signIn() {
-  // Until members land: the session the sign-in would store, for the bootstrap app's token.
-  await page.goto(`${base}/console/signed-out`);
-  await page.evaluate((token) => {
-    sessionStorage.setItem(
-      'console.session',
-      JSON.stringify({
-        accessToken: token,
-        refreshToken: null,
-        expiresAt: Date.now() + 3_600_000,
-        scope: '',
-      }),
-    );
-  }, acme.token);
+/** Opens the console signed out and signs in through the server's sign-in page. */
+async function signIn(username: string, password: string) {
   await page.goto(`${base}/console/`);
+  // The console sends the browser to /oauth/authorize (code flow with PKCE).
+  await page.waitForURL((url) => url.pathname === '/oauth/authorize');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === '/console/');
 }
 
+/** The signed-in member's access token, as the console keeps it. */
+const accessToken = () =>
+  page.evaluate<string>("JSON.parse(sessionStorage.getItem('console.session')).accessToken");
+
 describe('the console in a browser', { timeout: 60_000 }, () => {
-  it('signs in and shows the dashboard', async () => {
-    await signIn();
+  it('signs in through the sign-in page and shows the dashboard', async () => {
+    await createMember(api, acme, 'olivia', ['owner']);
+    await signIn('olivia', GOOD_PASSWORD);
     await expect.poll(() => page.locator('h1').first().textContent()).toBe('Dashboard');
+    expect(await page.locator('header .who').textContent()).toBe('olivia');
     await page.getByRole('table', { name: 'Events by counter' }).waitFor();
     await expectAccessible(page, 'the dashboard');
   });
@@ -341,16 +344,91 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     await expect.poll(todayCell).toBe('1');
   });
 
-  it('signs out: the token is revoked and the page offers to sign in again', async () => {
-    const token = await page.evaluate(
-      () =>
-        (JSON.parse(sessionStorage.getItem('console.session')!) as { accessToken: string })
-          .accessToken,
+  it('adds a member with the read-only analyst role on the Members page', async () => {
+    await openPage('Members');
+    await page.getByLabel('Username').fill('ana');
+    await page.getByLabel('Full name').fill('Ana Lyst');
+    await page.getByLabel('Password', { exact: true }).fill(ANALYST_PASSWORD);
+    await page.getByRole('checkbox', { name: /^Analyst/ }).check();
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('cell', { name: 'ana', exact: true }).waitFor();
+    const members = await apiGet<{ Results: { Username: string; Roles: { Id: string }[] }[] }>(
+      '/management/security/members',
+    );
+    expect(members.Results.find((m) => m.Username === 'ana')?.Roles).toMatchObject([
+      { Id: 'analyst' },
+    ]);
+    await expectAccessible(page, 'the members page');
+  });
+
+  it('signs out: the session ends at the API too and the page offers to sign in again', async () => {
+    const token = await accessToken();
+    const refresh = await page.evaluate<string>(
+      "JSON.parse(sessionStorage.getItem('console.session')).refreshToken",
     );
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'You have signed out' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('console.session'))).toBeNull();
-    void token;
+    expect(await page.evaluate('sessionStorage.getItem("console.session")')).toBeNull();
+    const refused = await api.call({ url: '/private/catalog/items', tenant: acme, token });
+    expect(refused.statusCode).toBe(401);
+    const renewed = await api.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { host: acme.host, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refresh,
+        client_id: 'console',
+      }).toString(),
+    });
+    expect(renewed.statusCode).toBe(400);
+    await expectAccessible(page, 'the signed-out page');
+  });
+
+  it('a read-only member cannot edit: the UI offers no edit and the API refuses', async () => {
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/oauth/authorize');
+    await page.getByLabel('Username').fill('ana');
+    await page.getByLabel('Password', { exact: true }).fill(ANALYST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/console/');
+    await page.getByRole('table', { name: 'Events by counter' }).waitFor();
+    // Pages of areas the role cannot read are not offered.
+    const menu = page.getByRole('navigation', { name: 'Console pages' });
+    expect(await menu.getByRole('link', { name: 'Apps' }).count()).toBe(0);
+    expect(await menu.getByRole('link', { name: 'Members' }).count()).toBe(0);
+
+    await openPage('Items');
+    await page.getByRole('link', { name: 'Trail runner' }).waitFor();
+    expect(await page.getByRole('button', { name: 'New item' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Trail runner' }).click();
+    await page.getByText('Your role can read the catalog but not change it.').waitFor();
+    expect(await page.getByLabel('Title', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save item' }).isDisabled()).toBe(true);
+    expect(await page.locator('.dropzone').count()).toBe(0);
+
+    await openPage('Stores and devices');
+    await page.getByRole('img', { name: /^Amsterdam Centraal/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create store' }).count()).toBe(0);
+
+    const token = await accessToken();
+    const item = await api.call({
+      url: '/private/catalog/items/search?q=trail',
+      tenant: acme,
+      token,
+    });
+    expect(item.statusCode).toBe(200);
+    const itemId = item.json<{ Results: { Id: number }[] }>().Results[0]!.Id;
+    const refused = await api.call({
+      method: 'PATCH',
+      url: `/private/catalog/item/${itemId}`,
+      tenant: acme,
+      token,
+      body: { Title: 'Changed' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(errorBody(refused).FriendlyDescription).toMatch(/catalog:write/);
+    await expectAccessible(page, 'the stores page, read-only');
     expect(pageErrors).toEqual([]);
   });
 });
