@@ -45,11 +45,21 @@ function pageOf(path: string): { entry: PageEntry; page: ComponentType<{ path: s
   return { entry, page: entry.page };
 }
 
+function NothingToShow() {
+  return <p>Your roles do not allow any page of the console.</p>;
+}
+
 export function App({ session }: { session: Session }) {
   const access = useMemo(() => accessOf(session), [session]);
   const { path } = useRoute();
-  const { entry, page: Page } = pageOf(path);
   const visible = PAGES.filter((p) => access.can(p.area, 'read'));
+  // A page the member's roles cannot read (the dashboard for a device manager) gives way to the
+  // first one they can.
+  let { entry, page: Page } = pageOf(path);
+  if (!visible.includes(entry)) {
+    entry = visible[0] ?? entry;
+    Page = visible[0]?.page ?? NothingToShow;
+  }
 
   const leave = async () => {
     await signOut();

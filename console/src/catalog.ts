@@ -3,12 +3,14 @@
 import { api, type Page } from './api.ts';
 import type { AttributeType, Category, Named, PriceType } from './types.ts';
 
-export async function allPages<T>(path: string): Promise<T[]> {
+/** Every entry of a list, or its first `max` (a map of 100,000 stores would help nobody). */
+export async function allPages<T>(path: string, max = Infinity): Promise<T[]> {
   const all: T[] = [];
   for (let skip = 0; ; skip += 1000) {
-    const page = await api<Page<T>>('GET', path, { query: { skip, take: 1000 } });
+    const take = Math.min(1000, max - all.length);
+    const page = await api<Page<T>>('GET', path, { query: { skip, take } });
     all.push(...page.Results);
-    if (all.length >= page.TotalCount || page.Results.length === 0) return all;
+    if (all.length >= Math.min(page.TotalCount, max) || page.Results.length === 0) return all;
   }
 }
 

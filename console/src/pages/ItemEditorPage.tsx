@@ -124,7 +124,10 @@ function ItemEditor(props: {
   variants: Item[];
 }) {
   const { id, choices, item, variants } = props;
-  const editable = useAccess().can('catalog', 'write');
+  const access = useAccess();
+  const editable = access.can('catalog', 'write');
+  // Images are assets first (the storage area), then related to the item.
+  const canUpload = access.can('storage', 'write');
   const [form, setForm] = useState(() => formOf(item));
   const [saved, setSaved] = useState(false);
   const action = useAction();
@@ -403,7 +406,7 @@ function ItemEditor(props: {
       </form>
       {id !== undefined && (
         <Section title="Images">
-          <ImageDrop itemId={id} editable={editable} />
+          <ImageDrop itemId={id} editable={editable && canUpload} />
         </Section>
       )}
       {id === undefined && <p className="muted">Images can be added once the item is created.</p>}

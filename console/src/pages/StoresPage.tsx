@@ -19,19 +19,28 @@ import { StoreMap } from '../StoreMap.tsx';
 import type { PhysicalDevice, Store } from '../types.ts';
 
 const TAKE = 50;
+/** The map draws at most this many stores and devices. */
+const MAP_LIMIT = 5000;
 
 export default function StoresPage() {
   const editable = useAccess().can('company', 'write');
   const all = useLoad(
     () =>
       Promise.all([
-        allPages<Store>('/management/company/stores'),
-        allPages<PhysicalDevice>('/management/company/physicaldevices'),
+        allPages<Store>('/management/company/stores', MAP_LIMIT),
+        allPages<PhysicalDevice>('/management/company/physicaldevices', MAP_LIMIT),
       ]),
     [],
   );
   const [storeSkip, setStoreSkip] = useState(0);
   const [deviceSkip, setDeviceSkip] = useState(0);
+  const storeList = useLoad(
+    () =>
+      api<Page<Store>>('GET', '/management/company/stores', {
+        query: { skip: storeSkip, take: TAKE },
+      }),
+    [storeSkip],
+  );
   const devices = useLoad(
     () =>
       api<Page<PhysicalDevice>>('GET', '/management/company/physicaldevices', {
@@ -45,6 +54,7 @@ export default function StoresPage() {
   const [stores, allDevices] = all.data ?? [[], []];
   const reload = () => {
     all.reload();
+    storeList.reload();
     devices.reload();
   };
 
@@ -77,15 +87,17 @@ export default function StoresPage() {
     });
   };
   const storeOptions = stores.map((s) => ({ value: String(s.Id), label: s.Name }));
-  const storePage = stores.slice(storeSkip, storeSkip + TAKE);
 
   return (
     <>
       <PageTitle>Stores and devices</PageTitle>
-      <ErrorMessage error={all.error ?? devices.error ?? action.error} />
+      <ErrorMessage error={all.error ?? storeList.error ?? devices.error ?? action.error} />
       {all.loading && !all.data && <Loading />}
       <Section title="Map">
         <StoreMap stores={stores} devices={allDevices} />
+        {stores.length === MAP_LIMIT && (
+          <p className="muted">The map shows the first {MAP_LIMIT} stores.</p>
+        )}
       </Section>
       {editable && (
         <Section title="New store">
@@ -125,7 +137,7 @@ export default function StoresPage() {
       )}
       <Section title="Stores">
         <table>
-          <caption>Stores ({stores.length})</caption>
+          <caption>Stores ({storeList.data?.TotalCount ?? 0})</caption>
           <thead>
             <tr>
               <th scope="col">Id</th>
@@ -135,7 +147,7 @@ export default function StoresPage() {
             </tr>
           </thead>
           <tbody>
-            {storePage.map((s) => (
+            {(storeList.data?.Results ?? []).map((s) => (
               <tr key={s.Id}>
                 <td>{s.Id}</td>
                 <td>{s.Name}</td>
@@ -151,7 +163,7 @@ export default function StoresPage() {
           label="Stores"
           skip={storeSkip}
           take={TAKE}
-          total={stores.length}
+          total={storeList.data?.TotalCount ?? 0}
           onChange={setStoreSkip}
         />
       </Section>
