@@ -174,6 +174,12 @@ export function createServices(
   };
 }
 
+/** Fastify's trustProxy: a hop count becomes the function that Fastify's types ask for. */
+function trustProxyOption(value: Config['trustProxy']) {
+  if (typeof value !== 'number') return value;
+  return (_address: string, hop: number) => hop < value;
+}
+
 export interface BuildOptions {
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
@@ -209,6 +215,8 @@ export async function buildApp(
       disableRequestLogging: true,
     }),
     bodyLimit: config.jsonBodyLimitBytes,
+    // The client's address and scheme behind a load balancer (sign-in lockouts count per address).
+    trustProxy: trustProxyOption(config.trustProxy),
     forceCloseConnections: 'idle',
     // Requests that arrive while closing get the contract's error body (hook below).
     return503OnClosing: false,

@@ -42,6 +42,12 @@ export interface Config {
   appRateLimits: Record<number, number>;
   /** Redis that every instance shares, for the per-app rate limits; without it they are per process. */
   redisUrl: string | undefined;
+  /**
+   * Which proxies in front of the server to believe about the client's address and scheme
+   * (X-Forwarded-For, X-Forwarded-Proto): false (none), true (any), a number of hops, or their
+   * addresses and CIDR ranges. Sign-in lockouts and client throttling count per address.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 /** Where S3_URL points. The secret is never logged (see s3Url). */
@@ -166,6 +172,23 @@ function origins(env: Env, name: string): string[] {
 }
 
 /** `type=requests per minute` pairs, comma-separated: `1=600,4=600`. */
+// Fastify's trustProxy: true, a hop count, or addresses/CIDRs (proxy-addr checks each).
+const PROXY_ADDRESS = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
+function trustProxy(env: Env, name: string): boolean | number | string[] {
+  const value = read(env, name);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim());
+  if (list.some((part) => !PROXY_ADDRESS.test(part)))
+    throw new ConfigError(
+      name,
+      'must be true, false, a hop count, or IP addresses/CIDR ranges',
+      value,
+    );
+  return list;
+}
+
 function appRateLimits(env: Env, name: string): Record<number, number> {
   const raw = read(env, name);
   if (raw === undefined) return {};
@@ -313,5 +336,6 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     appRateLimits: appRateLimits(env, 'APP_RATE_LIMITS'),
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
   };
 }

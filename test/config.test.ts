@@ -26,6 +26,7 @@ describe('configuration defaults', () => {
       databaseUrl: undefined,
       logLevel: 'info',
       tokenTtlSeconds: 3600,
+      refreshTokenTtlSeconds: 86_400,
       integrationHost: 'integration.localhost',
       provisioningDelaySeconds: 0,
       publicScheme: 'http',
@@ -62,6 +63,7 @@ describe('configuration defaults', () => {
       DATABASE_URL: 'postgresql://omni@db.internal:5432/omni',
       LOG_LEVEL: 'warn',
       TOKEN_TTL_SECONDS: '600',
+      REFRESH_TOKEN_TTL_SECONDS: '3600',
       INTEGRATION_HOST: 'gw.example.com',
       PROVISIONING_DELAY_SECONDS: '5',
       PUBLIC_SCHEME: 'https',
@@ -76,6 +78,7 @@ describe('configuration defaults', () => {
       databaseUrl: 'postgresql://omni@db.internal:5432/omni',
       logLevel: 'warn',
       tokenTtlSeconds: 600,
+      refreshTokenTtlSeconds: 3600,
       integrationHost: 'gw.example.com',
       provisioningDelaySeconds: 5,
       publicScheme: 'https',
@@ -87,6 +90,18 @@ describe('configuration defaults', () => {
     const config = loadConfig({ API_HOST: 'api.example.com', PORT: '3000' });
     expect(config.integrationHost).toBe('integration.api.example.com');
     expect(config.publicPort).toBe(3000);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('reads false, true, a hop count or addresses and ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
   });
 });
 
@@ -109,6 +124,9 @@ describe('configuration errors name the variable', () => {
     ['TOKEN_TTL_SECONDS', 'abc'],
     ['TOKEN_TTL_SECONDS', '0'],
     ['TOKEN_TTL_SECONDS', '-60'],
+    ['REFRESH_TOKEN_TTL_SECONDS', '60'],
+    ['REFRESH_TOKEN_TTL_SECONDS', 'a day'],
+    ['TRUST_PROXY', 'the load balancer'],
     ['PROVISIONING_DELAY_SECONDS', 'soon'],
     ['PROVISIONING_DELAY_SECONDS', '-1'],
     ['PUBLIC_SCHEME', 'ftp'],

@@ -1,5 +1,5 @@
 // The members module's error codes.
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 
 export const memberNotFound = (id: string) => notFound(`Member ${id}`);
 
@@ -19,6 +19,3 @@ export const lastOwner = () =>
     'LastOwner',
     'The tenant must keep at least one member with the owner role; make another owner first.',
   );
-
-export const memberWriteForbidden = () =>
-  new ApiError(403, 'InsufficientPermission', 'Only members with the owner role manage members.');

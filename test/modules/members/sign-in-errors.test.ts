@@ -471,3 +471,40 @@ describe('the one-time password of a new tenant’s owner', () => {
     expect((await signIn(api, 'fresh', Username, 'Brand-new-pass-42')).access_token).toBeTruthy();
   });
 });
+
+describe('client addresses behind a trusted proxy (TRUST_PROXY)', () => {
+  it('counts failures per forwarded address, not per proxy', async () => {
+    const proxied = await startTestApi({ TRUST_PROXY: '127.0.0.1' });
+    try {
+      const tenant = await proxied.createTenant('proxied');
+      await createMember(proxied, tenant, 'behind-proxy', ['analyst']);
+      const attempt = async (forwardedFor: string, password: string) => {
+        const params = authorizeParams(proxied, tenant, newPkce());
+        const { csrf, cookie } = formOf(await getAuthorize(proxied, tenant, params));
+        return proxied.app.inject({
+          method: 'POST',
+          url: '/oauth/authorize',
+          remoteAddress: '127.0.0.1',
+          headers: {
+            host: tenant.host,
+            'content-type': 'application/x-www-form-urlencoded',
+            cookie,
+            'x-forwarded-for': forwardedFor,
+          },
+          payload: new URLSearchParams({
+            ...params,
+            csrf_token: csrf,
+            username: `sprayed-${Math.random()}`,
+            password,
+          }).toString(),
+        });
+      };
+      for (let i = 0; i < 20; i++) await attempt('203.0.113.5', 'wrong-Guess-abc1');
+      expect((await attempt('203.0.113.5', 'wrong-Guess-abc1')).statusCode).toBe(429);
+      // Another client behind the same proxy is not locked out.
+      expect((await attempt('203.0.113.6', 'wrong-Guess-abc1')).statusCode).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
