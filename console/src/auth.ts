@@ -144,18 +144,18 @@ export function refreshSession(): Promise<Session | undefined> {
   return refreshing;
 }
 
-/** Revokes the session's tokens and forgets them. */
+/** Revokes the session (the server ends the refresh token's whole family with its access
+ * tokens) and forgets it. */
 export async function signOut(): Promise<void> {
   const session = currentSession();
   sessionStorage.removeItem(SESSION_KEY);
-  const tokens = [session?.refreshToken, session?.accessToken].filter((t): t is string => !!t);
-  for (const token of tokens) {
-    await fetch('/oauth/revoke', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token, client_id: CLIENT_ID }),
-    }).catch(() => undefined);
-  }
+  const token = session?.refreshToken ?? session?.accessToken;
+  if (!token) return;
+  await fetch('/oauth/revoke', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token, client_id: CLIENT_ID }),
+  }).catch(() => undefined);
 }
 
 /** The claims of the access token (no check: the API checks it; the page only reads names). */
