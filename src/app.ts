@@ -29,6 +29,7 @@ import {
 } from './modules/analytics/analytics-module.ts';
 import { createCatalogModule, type CatalogServices } from './modules/catalog/catalog-module.ts';
 import { createCompanyModule, type CompanyServices } from './modules/company/company-module.ts';
+import { createConsoleModule } from './modules/console/console-module.ts';
 import {
   createEventsModule,
   type EventsOptions,
@@ -192,6 +193,7 @@ export function createServices(
     },
     overrides.events,
   );
+  const webConsole = createConsoleModule(context);
 
   const modules: AppModule[] = [
     tenants,
@@ -204,6 +206,7 @@ export function createServices(
     company,
     analytics,
     events,
+    webConsole,
   ];
   return {
     config,

@@ -9,6 +9,7 @@ import { migrateDatabase } from './schema.ts';
 import { ApiError } from './http/errors.ts';
 import type { ImportJob } from './modules/catalog/imports/import-schemas.ts';
 import { publicUrls } from './http/public-urls.ts';
+import { ensureConsoleBuilt } from './modules/console/console-build.ts';
 import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-errors.ts';
 import { serve } from './server.ts';
 
@@ -28,6 +29,17 @@ const USAGE = `Usage: npm run -s omni -- <command>
                                import items from a JSONL or CSV file, with a progress bar`;
 
 class UsageError extends Error {}
+
+/** npm start builds the web console first when its build is missing or stale (docs/console.md). */
+function buildConsoleIfStale(): void {
+  try {
+    const built = ensureConsoleBuilt();
+    if (built) console.log(built);
+  } catch (error) {
+    // The API does not depend on the console: serve it anyway; /console/ answers 503 meanwhile.
+    console.error(error instanceof Error ? error.message : String(error));
+  }
+}
 
 /** A command's database: failures nobody waits for are printed, and a lost lock ends the command. */
 function openCommandDatabase(config: Config) {
@@ -264,6 +276,7 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
+      buildConsoleIfStale();
       await serve(config);
       return;
     case 'migrate': {

@@ -1,0 +1,157 @@
+// OAuth apps of the tenant: create one, rotate its secret (shown once), delete it.
+import { useState, type FormEvent } from 'react';
+import { api, type Page } from '../api.ts';
+import {
+  ErrorMessage,
+  Field,
+  Loading,
+  PageTitle,
+  Pager,
+  Section,
+  Select,
+  useAction,
+  useLoad,
+} from '../components.tsx';
+import { useAccess } from '../session.tsx';
+import type { App } from '../types.ts';
+import { SecretNotice } from './SecretNotice.tsx';
+
+const TAKE = 50;
+const TYPES = [
+  { value: '1', label: 'Consumer' },
+  { value: '2', label: 'Private' },
+  { value: '3', label: 'Management' },
+  { value: '4', label: 'Device' },
+];
+
+export default function AppsPage() {
+  const editable = useAccess().can('apps', 'write');
+  const [skip, setSkip] = useState(0);
+  const list = useLoad(
+    () => api<Page<App>>('GET', '/management/oauth/apps', { query: { skip, take: TAKE } }),
+    [skip],
+  );
+  const action = useAction();
+  const [draft, setDraft] = useState({ Name: '', Description: '', ApplicationTypeId: '2' });
+  const [secret, setSecret] = useState<App>();
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const app = await api<App>('POST', '/management/oauth/apps', {
+        body: {
+          Name: draft.Name.trim(),
+          Description: draft.Description.trim() || null,
+          ApplicationTypeId: Number(draft.ApplicationTypeId),
+        },
+      });
+      setSecret(app);
+      setDraft({ Name: '', Description: '', ApplicationTypeId: draft.ApplicationTypeId });
+      list.reload();
+    });
+  };
+  const rotate = (app: App) =>
+    void action.run(async () => {
+      if (!confirm(`Rotate the secret of ${app.Name}? Its current secret and tokens stop working.`))
+        return;
+      setSecret(await api<App>('POST', `/management/oauth/apps/${app.ApplicationId}/secret`));
+    });
+  const remove = (app: App) =>
+    void action.run(async () => {
+      if (!confirm(`Delete the app ${app.Name}?`)) return;
+      await api('DELETE', `/management/oauth/apps/${app.ApplicationId}`);
+      list.reload();
+    });
+
+  return (
+    <>
+      <PageTitle>Apps</PageTitle>
+      <ErrorMessage error={list.error ?? action.error} />
+      {secret?.ApplicationSecret && (
+        <SecretNotice
+          title={`Secret of ${secret.Name}`}
+          label={`ApplicationId ${secret.ApplicationId}, secret`}
+          secret={secret.ApplicationSecret}
+          onClose={() => setSecret(undefined)}
+        />
+      )}
+      {editable && (
+        <Section title="New app">
+          <form className="row" onSubmit={create}>
+            <Field
+              label="App name"
+              required
+              value={draft.Name}
+              onChange={(Name) => setDraft({ ...draft, Name })}
+            />
+            <Field
+              label="Description"
+              value={draft.Description}
+              onChange={(Description) => setDraft({ ...draft, Description })}
+            />
+            <Select
+              label="Type"
+              value={draft.ApplicationTypeId}
+              options={TYPES}
+              onChange={(ApplicationTypeId) => setDraft({ ...draft, ApplicationTypeId })}
+            />
+            <button type="submit" disabled={action.busy}>
+              Create app
+            </button>
+          </form>
+        </Section>
+      )}
+      {list.loading && !list.data && <Loading />}
+      {list.data && (
+        <>
+          <table>
+            <caption>Apps ({list.data.TotalCount})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">ApplicationId</th>
+                <th scope="col">Created</th>
+                {editable && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.Results.map((app) => (
+                <tr key={app.ApplicationId}>
+                  <td>
+                    {app.Name}
+                    {app.IsPredefined && ' (predefined)'}
+                  </td>
+                  <td>{app.ApplicationTypeDescription}</td>
+                  <td>
+                    <code>{app.ApplicationId}</code>
+                  </td>
+                  <td>{new Date(app.CreatedDate).toLocaleString()}</td>
+                  {editable && (
+                    <td>
+                      <button type="button" onClick={() => rotate(app)}>
+                        Rotate secret of {app.Name}
+                      </button>
+                      {!app.IsPredefined && (
+                        <button type="button" onClick={() => remove(app)}>
+                          Delete {app.Name}
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            label="Apps"
+            skip={skip}
+            take={TAKE}
+            total={list.data.TotalCount}
+            onChange={setSkip}
+          />
+        </>
+      )}
+    </>
+  );
+}

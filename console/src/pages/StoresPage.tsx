@@ -1,0 +1,231 @@
+// Stores and physical devices: the map of every store (with its devices), the paged lists, and
+// forms to add a store and to register a physical device in a store.
+import { useState, type FormEvent } from 'react';
+import { api, type Page } from '../api.ts';
+import { allPages } from '../catalog.ts';
+import {
+  ErrorMessage,
+  Field,
+  Loading,
+  PageTitle,
+  Pager,
+  Section,
+  Select,
+  useAction,
+  useLoad,
+} from '../components.tsx';
+import { useAccess } from '../session.tsx';
+import { StoreMap } from '../StoreMap.tsx';
+import type { PhysicalDevice, Store } from '../types.ts';
+
+const TAKE = 50;
+/** The map draws at most this many stores and devices. */
+const MAP_LIMIT = 5000;
+
+export default function StoresPage() {
+  const editable = useAccess().can('company', 'write');
+  const all = useLoad(
+    () =>
+      Promise.all([
+        allPages<Store>('/management/company/stores', MAP_LIMIT),
+        allPages<PhysicalDevice>('/management/company/physicaldevices', MAP_LIMIT),
+      ]),
+    [],
+  );
+  const [storeSkip, setStoreSkip] = useState(0);
+  const [deviceSkip, setDeviceSkip] = useState(0);
+  const storeList = useLoad(
+    () =>
+      api<Page<Store>>('GET', '/management/company/stores', {
+        query: { skip: storeSkip, take: TAKE },
+      }),
+    [storeSkip],
+  );
+  const devices = useLoad(
+    () =>
+      api<Page<PhysicalDevice>>('GET', '/management/company/physicaldevices', {
+        query: { skip: deviceSkip, take: TAKE },
+      }),
+    [deviceSkip],
+  );
+  const action = useAction();
+  const [store, setStore] = useState({ Name: '', Address: '', Latitude: '', Longitude: '' });
+  const [device, setDevice] = useState({ DeviceId: '', Description: '', StoreId: '' });
+  const [stores, allDevices] = all.data ?? [[], []];
+  const reload = () => {
+    all.reload();
+    storeList.reload();
+    devices.reload();
+  };
+
+  const createStore = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await api('POST', '/management/company/store', {
+        body: {
+          Name: store.Name.trim(),
+          Address: store.Address.trim() || null,
+          Location: { Latitude: Number(store.Latitude), Longitude: Number(store.Longitude) },
+        },
+      });
+      setStore({ Name: '', Address: '', Latitude: '', Longitude: '' });
+      reload();
+    });
+  };
+  const createDevice = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await api('POST', '/management/company/physicaldevices', {
+        body: {
+          DeviceId: device.DeviceId.trim(),
+          Description: device.Description.trim() || null,
+          StoreId: device.StoreId === '' ? null : Number(device.StoreId),
+        },
+      });
+      setDevice({ DeviceId: '', Description: '', StoreId: device.StoreId });
+      reload();
+    });
+  };
+  const storeOptions = stores.map((s) => ({ value: String(s.Id), label: s.Name }));
+
+  return (
+    <>
+      <PageTitle>Stores and devices</PageTitle>
+      <ErrorMessage error={all.error ?? storeList.error ?? devices.error ?? action.error} />
+      {all.loading && !all.data && <Loading />}
+      <Section title="Map">
+        <StoreMap stores={stores} devices={allDevices} />
+        {stores.length === MAP_LIMIT && (
+          <p className="muted">The map shows the first {MAP_LIMIT} stores.</p>
+        )}
+      </Section>
+      {editable && (
+        <Section title="New store">
+          <form className="row" onSubmit={createStore}>
+            <Field
+              label="Store name"
+              required
+              value={store.Name}
+              onChange={(Name) => setStore({ ...store, Name })}
+            />
+            <Field
+              label="Address"
+              value={store.Address}
+              onChange={(Address) => setStore({ ...store, Address })}
+            />
+            <Field
+              label="Latitude"
+              type="number"
+              step="any"
+              required
+              value={store.Latitude}
+              onChange={(Latitude) => setStore({ ...store, Latitude })}
+            />
+            <Field
+              label="Longitude"
+              type="number"
+              step="any"
+              required
+              value={store.Longitude}
+              onChange={(Longitude) => setStore({ ...store, Longitude })}
+            />
+            <button type="submit" disabled={action.busy}>
+              Create store
+            </button>
+          </form>
+        </Section>
+      )}
+      <Section title="Stores">
+        <table>
+          <caption>Stores ({storeList.data?.TotalCount ?? 0})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Name</th>
+              <th scope="col">Address</th>
+              <th scope="col">Latitude, longitude</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(storeList.data?.Results ?? []).map((s) => (
+              <tr key={s.Id}>
+                <td>{s.Id}</td>
+                <td>{s.Name}</td>
+                <td>{s.Address}</td>
+                <td>
+                  {s.Location.Latitude}, {s.Location.Longitude}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <Pager
+          label="Stores"
+          skip={storeSkip}
+          take={TAKE}
+          total={storeList.data?.TotalCount ?? 0}
+          onChange={setStoreSkip}
+        />
+      </Section>
+      {editable && (
+        <Section title="New physical device">
+          <form className="row" onSubmit={createDevice}>
+            <Field
+              label="Device id"
+              required
+              value={device.DeviceId}
+              onChange={(DeviceId) => setDevice({ ...device, DeviceId })}
+            />
+            <Field
+              label="Device description"
+              value={device.Description}
+              onChange={(Description) => setDevice({ ...device, Description })}
+            />
+            <Select
+              label="Store"
+              value={device.StoreId}
+              onChange={(StoreId) => setDevice({ ...device, StoreId })}
+              empty="(no store)"
+              options={storeOptions}
+            />
+            <button type="submit" disabled={action.busy}>
+              Register device
+            </button>
+          </form>
+        </Section>
+      )}
+      <Section title="Physical devices">
+        {devices.data && (
+          <>
+            <table>
+              <caption>Physical devices ({devices.data.TotalCount})</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Device id</th>
+                  <th scope="col">Description</th>
+                  <th scope="col">Store</th>
+                </tr>
+              </thead>
+              <tbody>
+                {devices.data.Results.map((d) => (
+                  <tr key={d.DeviceId}>
+                    <td>{d.DeviceId}</td>
+                    <td>{d.Description}</td>
+                    <td>{d.StoreName}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager
+              label="Physical devices"
+              skip={deviceSkip}
+              take={TAKE}
+              total={devices.data.TotalCount}
+              onChange={setDeviceSkip}
+            />
+          </>
+        )}
+      </Section>
+    </>
+  );
+}
