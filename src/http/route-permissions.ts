@@ -41,6 +41,9 @@ const AREA_PREFIXES: readonly [string, Area][] = [
   ['/company/', 'company'],
   ['/management/oauth/', 'apps'],
   ['/management/integration/', 'integration'],
+  // Webhooks and the event feed are integration settings and data of every area.
+  ['/management/webhooks', 'integration'],
+  ['/management/events', 'integration'],
   ['/management/security/roles', 'account'],
   ['/management/security/', 'security'],
 ];
