@@ -26,6 +26,7 @@ import {
   freePort,
   runNode as run,
   SERVER_NODE_FLAGS,
+  serverEnv,
   stop,
   waitFor,
 } from './processes.ts';
@@ -55,17 +56,12 @@ const receiverPort = (receiver.address() as AddressInfo).port;
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-events-bench-'));
 const port = await freePort();
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
+const env = serverEnv(port, dataDir, {
   LOG_LEVEL: 'warn',
   BENCH_ITEMS: ITEMS,
   WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   WEBHOOK_POLLING_INTERVAL_MS: '200',
-  ...(DATABASE_URL ? { DATABASE_URL } : { DATABASE_URL: '' }),
-};
+});
 const tenant = `evbench${Date.now().toString(36)}`;
 let server: ChildProcess | undefined;
 const admin = DATABASE_URL ? new pg.Client({ connectionString: DATABASE_URL }) : undefined;

@@ -97,3 +97,24 @@ export async function clientToken(
   );
   return (JSON.parse(response.body) as { access_token: string }).access_token;
 }
+
+/**
+ * The environment of a server (and of the CLI commands that seed it) for a bench: its port and
+ * data folder on loopback, on PostgreSQL when BENCH_DATABASE_URL is set, else embedded.
+ */
+export function serverEnv(
+  port: number,
+  dataDir: string,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    DATABASE_URL: databaseUrl ?? '',
+    ...extra,
+  };
+}

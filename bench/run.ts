@@ -6,7 +6,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { withBodies } from './autocannon-bodies.ts';
-import { clientToken, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
+import {
+  clientToken,
+  freePort,
+  runNode,
+  SERVER_NODE_FLAGS,
+  serverEnv,
+  stop,
+  waitFor,
+} from './processes.ts';
 import { ANALYTICS_SCENARIOS, type AnalyticsSeed } from './analytics-scenarios.ts';
 import {
   SERVER_SCENARIOS,
@@ -130,14 +138,7 @@ interface Seeded {
 /** A tenant with its management app and the 100k-item catalog, made once for all rounds. */
 async function seed(dataDir: string): Promise<Seeded> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    ...(DATABASE_URL ? { DATABASE_URL } : { DATABASE_URL: '' }),
-  };
+  const env = serverEnv(port, dataDir);
   const tenantName = `bench${Date.now().toString(36)}`;
   const created = JSON.parse(
     await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),

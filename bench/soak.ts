@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiBatch } from './analytics-rows.ts';
-import { clientToken, freePort, runNode, SERVER_NODE_FLAGS, stop, waitFor } from './processes.ts';
+import {
+  clientToken,
+  freePort,
+  runNode,
+  SERVER_NODE_FLAGS,
+  serverEnv,
+  stop,
+  waitFor,
+} from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -73,15 +81,7 @@ function mixedRequest(host: string, token: string, appId: string, minId: number,
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-soak-'));
 const port = await freePort();
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-  BENCH_ITEMS: String(ITEMS),
-  ...(DATABASE_URL ? { DATABASE_URL } : { DATABASE_URL: '' }),
-};
+const env = serverEnv(port, dataDir, { BENCH_ITEMS: String(ITEMS) });
 const tenantName = `soak${Date.now().toString(36)}`;
 let child: ChildProcess | undefined;
 try {

@@ -1,5 +1,5 @@
 // Small building blocks every page uses: loading data, running an action with its busy state
-// and error, labelled fields, the error banner, the pager, the progress bar.
+// and error, labelled fields, the error banner, the pager and paged tables, the progress bar.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 export function errorText(error: unknown): string {
@@ -149,6 +149,46 @@ export function Pager(props: {
         Next
       </button>
     </nav>
+  );
+}
+
+/**
+ * One page of a list: its table (caption with the total, column headers, the page's rows) and
+ * the pager under it. `wrap` puts the table inside something (a form for rows edited in place).
+ */
+export function PagedTable(props: {
+  caption: string;
+  total: number;
+  headers: string[];
+  children: ReactNode;
+  skip: number;
+  take: number;
+  onPage: (skip: number) => void;
+  wrap?: (table: ReactNode) => ReactNode;
+}) {
+  const { caption, total, headers, children, skip, take, onPage, wrap = (t) => t } = props;
+  const table = (
+    <table>
+      <caption>
+        {caption} ({total})
+      </caption>
+      <thead>
+        <tr>
+          {headers.map((header) => (
+            <th scope="col" key={header}>
+              {header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+  return (
+    <>
+      {wrap(table)}
+      <Pager label={caption} skip={skip} take={take} total={total} onChange={onPage} />
+    </>
   );
 }
 

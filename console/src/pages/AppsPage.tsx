@@ -6,7 +6,7 @@ import {
   Field,
   Loading,
   PageTitle,
-  Pager,
+  PagedTable,
   Section,
   Select,
   useAction,
@@ -103,54 +103,40 @@ export default function AppsPage() {
       )}
       {list.loading && !list.data && <Loading />}
       {list.data && (
-        <>
-          <table>
-            <caption>Apps ({list.data.TotalCount})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">ApplicationId</th>
-                <th scope="col">Created</th>
-                {editable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.Results.map((app) => (
-                <tr key={app.ApplicationId}>
-                  <td>
-                    {app.Name}
-                    {app.IsPredefined && ' (predefined)'}
-                  </td>
-                  <td>{app.ApplicationTypeDescription}</td>
-                  <td>
-                    <code>{app.ApplicationId}</code>
-                  </td>
-                  <td>{new Date(app.CreatedDate).toLocaleString()}</td>
-                  {editable && (
-                    <td>
-                      <button type="button" onClick={() => rotate(app)}>
-                        Rotate secret of {app.Name}
-                      </button>
-                      {!app.IsPredefined && (
-                        <button type="button" onClick={() => remove(app)}>
-                          Delete {app.Name}
-                        </button>
-                      )}
-                    </td>
+        <PagedTable
+          caption="Apps"
+          total={list.data.TotalCount}
+          headers={['Name', 'Type', 'ApplicationId', 'Created', ...(editable ? ['Actions'] : [])]}
+          skip={skip}
+          take={TAKE}
+          onPage={setSkip}
+        >
+          {list.data.Results.map((app) => (
+            <tr key={app.ApplicationId}>
+              <td>
+                {app.Name}
+                {app.IsPredefined && ' (predefined)'}
+              </td>
+              <td>{app.ApplicationTypeDescription}</td>
+              <td>
+                <code>{app.ApplicationId}</code>
+              </td>
+              <td>{new Date(app.CreatedDate).toLocaleString()}</td>
+              {editable && (
+                <td>
+                  <button type="button" onClick={() => rotate(app)}>
+                    Rotate secret of {app.Name}
+                  </button>
+                  {!app.IsPredefined && (
+                    <button type="button" onClick={() => remove(app)}>
+                      Delete {app.Name}
+                    </button>
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            label="Apps"
-            skip={skip}
-            take={TAKE}
-            total={list.data.TotalCount}
-            onChange={setSkip}
-          />
-        </>
+                </td>
+              )}
+            </tr>
+          ))}
+        </PagedTable>
       )}
     </>
   );

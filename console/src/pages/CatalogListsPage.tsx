@@ -7,7 +7,7 @@ import {
   Field,
   Loading,
   PageTitle,
-  Pager,
+  PagedTable,
   Section,
   useAction,
   useLoad,
@@ -133,90 +133,71 @@ function ListPage({ kind }: { kind: ListKind }) {
       )}
       {list.loading && !list.data && <Loading />}
       {list.data && (
-        <>
-          <form onSubmit={update}>
-            <table>
-              <caption>
-                {kind.title} ({list.data.TotalCount})
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  {kind.fields.map((f) => (
-                    <th scope="col" key={f.name}>
-                      {f.label}
-                    </th>
-                  ))}
-                  {editable && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.Results.map((row) =>
-                  editing?.id === row.Id ? (
-                    <tr key={row.Id}>
-                      <td>{row.Id}</td>
-                      {kind.fields.map((f) => (
-                        <td key={f.name}>
-                          <Field
-                            label={`${f.label} of ${kind.singular} ${row.Id}`}
-                            required={f.required}
-                            value={editing.values[f.name] ?? ''}
-                            onChange={(value) =>
-                              setEditing({
-                                ...editing,
-                                values: { ...editing.values, [f.name]: value },
-                              })
-                            }
-                          />
-                        </td>
-                      ))}
-                      <td>
-                        <button type="submit">Save</button>
-                        <button type="button" onClick={() => setEditing(undefined)}>
-                          Cancel
-                        </button>
-                      </td>
-                    </tr>
-                  ) : (
-                    <tr key={row.Id}>
-                      <td>{row.Id}</td>
-                      {kind.fields.map((f) => (
-                        <td key={f.name}>{String(row[f.name] ?? '')}</td>
-                      ))}
-                      {editable && (
-                        <td>
-                          <button
-                            type="button"
-                            onClick={() =>
-                              setEditing({
-                                id: row.Id,
-                                values: Object.fromEntries(
-                                  kind.fields.map((f) => [f.name, String(row[f.name] ?? '')]),
-                                ),
-                              })
-                            }
-                          >
-                            Edit {String(row[kind.fields[0]!.name])}
-                          </button>
-                          <button type="button" onClick={() => remove(row)}>
-                            Delete {String(row[kind.fields[0]!.name])}
-                          </button>
-                        </td>
-                      )}
-                    </tr>
-                  ),
+        <PagedTable
+          caption={kind.title}
+          total={list.data.TotalCount}
+          headers={['Id', ...kind.fields.map((f) => f.label), ...(editable ? ['Actions'] : [])]}
+          skip={skip}
+          take={TAKE}
+          onPage={setSkip}
+          wrap={(table) => <form onSubmit={update}>{table}</form>}
+        >
+          {list.data.Results.map((row) =>
+            editing?.id === row.Id ? (
+              <tr key={row.Id}>
+                <td>{row.Id}</td>
+                {kind.fields.map((f) => (
+                  <td key={f.name}>
+                    <Field
+                      label={`${f.label} of ${kind.singular} ${row.Id}`}
+                      required={f.required}
+                      value={editing.values[f.name] ?? ''}
+                      onChange={(value) =>
+                        setEditing({
+                          ...editing,
+                          values: { ...editing.values, [f.name]: value },
+                        })
+                      }
+                    />
+                  </td>
+                ))}
+                <td>
+                  <button type="submit">Save</button>
+                  <button type="button" onClick={() => setEditing(undefined)}>
+                    Cancel
+                  </button>
+                </td>
+              </tr>
+            ) : (
+              <tr key={row.Id}>
+                <td>{row.Id}</td>
+                {kind.fields.map((f) => (
+                  <td key={f.name}>{String(row[f.name] ?? '')}</td>
+                ))}
+                {editable && (
+                  <td>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        setEditing({
+                          id: row.Id,
+                          values: Object.fromEntries(
+                            kind.fields.map((f) => [f.name, String(row[f.name] ?? '')]),
+                          ),
+                        })
+                      }
+                    >
+                      Edit {String(row[kind.fields[0]!.name])}
+                    </button>
+                    <button type="button" onClick={() => remove(row)}>
+                      Delete {String(row[kind.fields[0]!.name])}
+                    </button>
+                  </td>
                 )}
-              </tbody>
-            </table>
-          </form>
-          <Pager
-            label={kind.title}
-            skip={skip}
-            take={TAKE}
-            total={list.data.TotalCount}
-            onChange={setSkip}
-          />
-        </>
+              </tr>
+            ),
+          )}
+        </PagedTable>
       )}
     </>
   );

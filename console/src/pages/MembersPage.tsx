@@ -6,7 +6,7 @@ import {
   Field,
   Loading,
   PageTitle,
-  Pager,
+  PagedTable,
   Section,
   useAction,
   useLoad,
@@ -155,50 +155,37 @@ export default function MembersPage() {
       )}
       {list.loading && !list.data && <Loading />}
       {list.data && (
-        <>
-          <table>
-            <caption>Members ({list.data.TotalCount})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Name</th>
-                <th scope="col">Roles</th>
-                {editable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.Results.map((member) => (
-                <tr key={member.Id}>
-                  <td>{member.Username}</td>
-                  <td>{member.Name}</td>
-                  <td>{member.Roles.map((r) => r.Description).join(', ')}</td>
-                  {editable && (
-                    <td>
-                      <button
-                        type="button"
-                        onClick={() =>
-                          setEditing({ member, roles: new Set(member.Roles.map((r) => r.Id)) })
-                        }
-                      >
-                        Change roles of {member.Username}
-                      </button>
-                      <button type="button" onClick={() => remove(member)}>
-                        Remove {member.Username}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager
-            label="Members"
-            skip={skip}
-            take={TAKE}
-            total={list.data.TotalCount}
-            onChange={setSkip}
-          />
-        </>
+        <PagedTable
+          caption="Members"
+          total={list.data.TotalCount}
+          headers={['Username', 'Name', 'Roles', ...(editable ? ['Actions'] : [])]}
+          skip={skip}
+          take={TAKE}
+          onPage={setSkip}
+        >
+          {list.data.Results.map((member) => (
+            <tr key={member.Id}>
+              <td>{member.Username}</td>
+              <td>{member.Name}</td>
+              <td>{member.Roles.map((r) => r.Description).join(', ')}</td>
+              {editable && (
+                <td>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      setEditing({ member, roles: new Set(member.Roles.map((r) => r.Id)) })
+                    }
+                  >
+                    Change roles of {member.Username}
+                  </button>
+                  <button type="button" onClick={() => remove(member)}>
+                    Remove {member.Username}
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </PagedTable>
       )}
     </>
   );

@@ -8,7 +8,7 @@ import {
   Field,
   Loading,
   PageTitle,
-  Pager,
+  PagedTable,
   Section,
   Select,
   useAction,
@@ -136,36 +136,25 @@ export default function StoresPage() {
         </Section>
       )}
       <Section title="Stores">
-        <table>
-          <caption>Stores ({storeList.data?.TotalCount ?? 0})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Name</th>
-              <th scope="col">Address</th>
-              <th scope="col">Latitude, longitude</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(storeList.data?.Results ?? []).map((s) => (
-              <tr key={s.Id}>
-                <td>{s.Id}</td>
-                <td>{s.Name}</td>
-                <td>{s.Address}</td>
-                <td>
-                  {s.Location.Latitude}, {s.Location.Longitude}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <Pager
-          label="Stores"
+        <PagedTable
+          caption="Stores"
+          total={storeList.data?.TotalCount ?? 0}
+          headers={['Id', 'Name', 'Address', 'Latitude, longitude']}
           skip={storeSkip}
           take={TAKE}
-          total={storeList.data?.TotalCount ?? 0}
-          onChange={setStoreSkip}
-        />
+          onPage={setStoreSkip}
+        >
+          {(storeList.data?.Results ?? []).map((s) => (
+            <tr key={s.Id}>
+              <td>{s.Id}</td>
+              <td>{s.Name}</td>
+              <td>{s.Address}</td>
+              <td>
+                {s.Location.Latitude}, {s.Location.Longitude}
+              </td>
+            </tr>
+          ))}
+        </PagedTable>
       </Section>
       {editable && (
         <Section title="New physical device">
@@ -196,34 +185,22 @@ export default function StoresPage() {
       )}
       <Section title="Physical devices">
         {devices.data && (
-          <>
-            <table>
-              <caption>Physical devices ({devices.data.TotalCount})</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Device id</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Store</th>
-                </tr>
-              </thead>
-              <tbody>
-                {devices.data.Results.map((d) => (
-                  <tr key={d.DeviceId}>
-                    <td>{d.DeviceId}</td>
-                    <td>{d.Description}</td>
-                    <td>{d.StoreName}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager
-              label="Physical devices"
-              skip={deviceSkip}
-              take={TAKE}
-              total={devices.data.TotalCount}
-              onChange={setDeviceSkip}
-            />
-          </>
+          <PagedTable
+            caption="Physical devices"
+            total={devices.data.TotalCount}
+            headers={['Device id', 'Description', 'Store']}
+            skip={deviceSkip}
+            take={TAKE}
+            onPage={setDeviceSkip}
+          >
+            {devices.data.Results.map((d) => (
+              <tr key={d.DeviceId}>
+                <td>{d.DeviceId}</td>
+                <td>{d.Description}</td>
+                <td>{d.StoreName}</td>
+              </tr>
+            ))}
+          </PagedTable>
         )}
       </Section>
     </>
