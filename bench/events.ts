@@ -12,7 +12,7 @@
 // Then the delivery throughput: the replay of every event of the last subscribed phase queues
 // one delivery each at once; the rate is deliveries received per second until the last.
 // BENCH_DATABASE_URL=postgres://… benches on PostgreSQL, else on the embedded database.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,13 +25,11 @@ import {
   clientToken,
   freePort,
   runNode as run,
-  SERVER_NODE_FLAGS,
+  startServer,
   serverEnv,
   stop,
-  waitFor,
 } from './processes.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -74,12 +72,7 @@ try {
     minItemId: number;
     maxItemId: number;
   };
-  server = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitFor(port, '/health/ready', server);
+  server = await startServer(port, env);
   const host = `${tenant}.localhost:${port}`;
   const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
   const headers = {

@@ -77,6 +77,22 @@ export function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<string>
 /** The node flags `npm start` gives the server (package.json): the bench measures the same. */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
 
+/** Starts the server as `npm start` does, and answers once it is ready (stopped if it never is). */
+export async function startServer(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitFor(port, '/health/ready', child);
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+  return child;
+}
+
 /** A client-credentials access token of an app on a tenant's host. */
 export async function clientToken(
   port: number,

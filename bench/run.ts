@@ -10,7 +10,7 @@ import {
   clientToken,
   freePort,
   runNode,
-  SERVER_NODE_FLAGS,
+  startServer,
   serverEnv,
   stop,
   waitFor,
@@ -214,13 +214,8 @@ async function measureAssetBaselines(assets: AssetSeed): Promise<Measured[]> {
 
 async function measureServer(seeded: Seeded, scenarios: Scenario[]): Promise<Measured[]> {
   const { port } = seeded;
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: seeded.env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = await startServer(port, seeded.env);
   try {
-    await waitFor(port, '/health/ready', child);
     const tenantHost = `${seeded.tenantName}.localhost:${port}`;
     const tokenOf = (host: string, appId: string, secret: string) =>
       clientToken(port, host, appId, secret);

@@ -3,21 +3,13 @@
 // when no request errs or answers a non-2xx and the RSS at the end is within 10 % of the RSS
 // after the first minute (warm-up allocations are not a leak). Results go to
 // bench/results/soak.json. Not in CI: it takes ten minutes.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiBatch } from './analytics-rows.ts';
-import {
-  clientToken,
-  freePort,
-  runNode,
-  SERVER_NODE_FLAGS,
-  serverEnv,
-  stop,
-  waitFor,
-} from './processes.ts';
+import { clientToken, freePort, runNode, startServer, serverEnv, stop } from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -92,12 +84,7 @@ try {
     minItemId: number;
     maxItemId: number;
   };
-  child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitFor(port, '/health/ready', child);
+  child = await startServer(port, env);
   const host = `${tenantName}.localhost:${port}`;
   const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
 
