@@ -86,6 +86,8 @@ export interface ServiceOverrides {
   mailTransport?: MailTransport;
   /** Webhooks' clock, retry schedule and DNS resolver. */
   events?: EventsOptions;
+  /** Where the console's build is (console/dist by default). */
+  consoleDistDir?: string;
 }
 
 /**
@@ -193,7 +195,10 @@ export function createServices(
     },
     overrides.events,
   );
-  const webConsole = createConsoleModule(context);
+  const webConsole = createConsoleModule(
+    context,
+    overrides.consoleDistDir ? { distDir: overrides.consoleDistDir } : {},
+  );
 
   const modules: AppModule[] = [
     tenants,

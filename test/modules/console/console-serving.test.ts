@@ -68,6 +68,32 @@ describe('GET /console/ (the page)', () => {
   });
 });
 
+describe('GET /console/ on a server whose console is not built', () => {
+  it('answers 503 ConsoleNotBuilt in the error body, and 404 for an asset', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'omni-console-unbuilt-'));
+    const unbuilt = await startTestApi({}, { consoleDistDir: empty });
+    try {
+      const tenant = await unbuilt.createTenant('unbuilt');
+      const page = await unbuilt.app.inject({
+        method: 'GET',
+        url: '/console/items',
+        headers: { host: tenant.host, accept: 'text/html' },
+      });
+      expect(page.statusCode).toBe(503);
+      expect(errorBody(page).Code).toBe('ConsoleNotBuilt');
+      const asset = await unbuilt.app.inject({
+        method: 'GET',
+        url: '/console/assets/index-x.js',
+        headers: { host: tenant.host },
+      });
+      expect(asset.statusCode).toBe(404);
+    } finally {
+      await unbuilt.close();
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('GET /console/assets/* (the build output)', () => {
   it('serves hashed assets with a year-long immutable cache and an ETag', async () => {
     const response = await get(scriptPath, acme.host, '*/*');
