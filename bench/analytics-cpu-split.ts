@@ -9,7 +9,7 @@
 // --cpu-prof there.
 // Usage: BENCH_DATABASE_URL=postgres://… node bench/analytics-cpu-split.ts
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,25 +38,27 @@ function cpuOf(pid: number): number | undefined {
   }
 }
 
-/** CPU ms of every postgres process by pid. */
-function postgresCpu(): Map<number, number> {
+/**
+ * CPU ms by pid of the PostgreSQL processes that work for this bench: the backends connected to
+ * its database and the shared background processes (WAL writer, checkpointer, …), not other
+ * databases' backends.
+ */
+async function postgresCpu(pool: pg.Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    `select pid from pg_stat_activity
+      where datname = current_database() or backend_type <> 'client backend'`,
+  );
   const out = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'postgres') continue;
-    } catch {
-      continue;
-    }
-    const cpu = cpuOf(Number(name));
-    if (cpu !== undefined) out.set(Number(name), cpu);
+  for (const { pid } of rows) {
+    const cpu = cpuOf(pid);
+    if (cpu !== undefined) out.set(pid, cpu);
   }
   return out;
 }
 
-const since = (before: Map<number, number>) => {
+const since = async (pool: pg.Pool, before: Map<number, number>) => {
   let total = 0;
-  for (const [pid, cpu] of postgresCpu()) total += cpu - (before.get(pid) ?? 0);
+  for (const [pid, cpu] of await postgresCpu(pool)) total += cpu - (before.get(pid) ?? 0);
   return total;
 };
 const selfCpu = () => {
@@ -90,7 +92,7 @@ async function measured(
         stdio: 'ignore',
       })
     : undefined;
-  const pgBefore = postgresCpu();
+  const pgBefore = await postgresCpu(pool);
   const before = Object.fromEntries(Object.entries(parts).map(([k, f]) => [k, f() ?? 0]));
   const ticks = machineTicks();
   const started = process.hrtime.bigint();
@@ -102,7 +104,7 @@ async function measured(
     perf.kill('SIGINT');
     await exited;
   }
-  const msPerBatch: Record<string, number> = { postgres: since(pgBefore) / batches };
+  const msPerBatch: Record<string, number> = { postgres: (await since(pool, pgBefore)) / batches };
   for (const [k, f] of Object.entries(parts)) msPerBatch[k] = ((f() ?? 0) - before[k]!) / batches;
   msPerBatch.total = Object.values(msPerBatch).reduce((a, b) => a + b, 0);
   for (const k of Object.keys(msPerBatch)) msPerBatch[k] = Math.round(msPerBatch[k]! * 100) / 100;
@@ -138,7 +140,10 @@ try {
     try {
       const token = await clientToken(port, host, created.ApplicationId, created.ApplicationSecret);
       // The bench's scenario (analytics-scenarios.ts), as `npm run bench` sends it.
-      const requests = ANALYTICS_SCENARIOS[0]!.requests({ tenantHost: host, token } as BenchContext);
+      const requests = ANALYTICS_SCENARIOS[0]!.requests({
+        tenantHost: host,
+        token,
+      } as BenchContext);
       const fire = (duration: number) =>
         autocannon({
           url: `http://127.0.0.1:${port}`,

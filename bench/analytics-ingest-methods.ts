@@ -76,7 +76,7 @@ const methods: Record<string, (client: pg.PoolClient, rows: unknown[][]) => Prom
     client.query({
       name: 'unnest',
       text: `insert into analytics_logs ${COLUMNS}
-             select $1, * from unnest($2::int2[], $3::timestamptz[], $4::int4[], $5::int4[], $6::text[], $7::json[])`,
+             select $1, * from unnest($2::int2[], $3::timestamptz[], $4::int4[], $5::int4[], $6::text[], $7::text[])`,
       values: [tenantId, ...[0, 1, 2, 3, 4, 5].map((c) => column(rows, c))],
     }),
   'COPY FROM STDIN, text': (client, rows) =>

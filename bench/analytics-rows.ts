@@ -62,13 +62,16 @@ export function storedRow(record: Record<string, unknown>): unknown[] {
   ];
 }
 
-/** One multi-row INSERT of a batch (the bare-client baseline): its text and parameters. */
+/**
+ * One multi-row INSERT of a batch (the bare-client baseline): its text and parameters. The
+ * record goes in as the column's type (text since migration 0150), as the server's COPY sends it.
+ */
 export function multiRowInsert(tenantId: number, rows: unknown[][]): [string, unknown[]] {
   const params: unknown[] = [];
   const values = rows.map((row) => {
     const base = params.length;
     params.push(tenantId, ...row);
-    return `($${base + 1},$${base + 2},$${base + 3},$${base + 4},$${base + 5},$${base + 6},$${base + 7}::json)`;
+    return `($${base + 1},$${base + 2},$${base + 3},$${base + 4},$${base + 5},$${base + 6},$${base + 7})`;
   });
   return [
     `insert into analytics_logs (tenant_id, counter, created_at, item_id, store_id, physical_device_id, record) values ${values.join(',')}`,

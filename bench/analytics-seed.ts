@@ -32,7 +32,7 @@ try {
               'kiosk-' || (g % 50),
               json_build_object('ItemId', 1 + g % 5000, 'ItemTitle', 'Item ' || (1 + g % 5000),
                                  'BrandId', 1 + g % 40, 'CategoryId', 1 + g % 90,
-                                 'StoreId', 1 + g % 12, 'PhysicalDeviceId', 'kiosk-' || (g % 50))
+                                 'StoreId', 1 + g % 12, 'PhysicalDeviceId', 'kiosk-' || (g % 50))::text
          from generate_series($3::int, $4::int) g`,
       [tenant.id, start.toISOString(), first, Math.min(first + CHUNK, ROWS) - 1],
     );

@@ -183,7 +183,8 @@ export class AnalyticsService {
       id: string;
       counter: number;
       key: string;
-      record: Record<string, unknown>;
+      // The record's JSON text (a text column: migration 0150).
+      record: string;
     }>(text, params);
     const more = rows.length > query.take;
     const page = more ? rows.slice(0, query.take) : rows;
@@ -199,7 +200,7 @@ export class AnalyticsService {
       Logs: page.map((row) =>
         recordView(
           counter,
-          row.record,
+          JSON.parse(row.record) as Record<string, unknown>,
           row.key.replace(/(\.\d{3})\d{3}Z$/, '$1Z'),
           counter.code === OMNI_SHARE ? counterOf(row.counter).name : undefined,
         ),

@@ -116,7 +116,7 @@ export class TrendingService {
       const rows = await sql.query<{ n: number }>(
         `with weights as (select * from unnest($2::int2[], $3::float8[]) as w(counter, impact)),
          actions as (
-           select l.store_id, l.item_id, l.created_at, l.id, l.record, w.impact,
+           select l.store_id, l.item_id, l.created_at, l.id, l.record::jsonb as record, w.impact,
                   w.impact * power(0.5, extract(epoch from ($5::timestamptz - l.created_at))
                                         / 86400.0 / ${TRENDING_HALF_LIFE_DAYS}) as decayed
              from analytics_logs l join weights w on w.counter = l.counter
@@ -139,7 +139,7 @@ export class TrendingService {
                     'DefaultItemId', default_item_id, 'Model', model,
                     'TotalActionTypeImpactValue', round(action_impact::numeric, 6),
                     'TotalTimeImpactValue', round(time_impact::numeric, 6),
-                    'TotalActionCount', actions))
+                    'TotalActionCount', actions))::text
              from grouped order by time_impact desc, item_id, store_id
            returning 1)
          select count(*)::int as n from inserted`,

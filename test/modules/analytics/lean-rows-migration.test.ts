@@ -62,7 +62,13 @@ describe('migration 0070_analytics_lean_rows', () => {
         [tenant.id, JSON.stringify(record)],
       );
 
-    expect(await migrate(database, all)).toContain('0070_analytics_lean_rows');
+    // Up to the next change of the record column (0150 makes it text).
+    expect(
+      await migrate(
+        database,
+        all.filter((m) => m.version < '0150'),
+      ),
+    ).toContain('0070_analytics_lean_rows');
 
     const rows = await database.query<{ tenant_id: number; record: unknown; type: string }>(
       `select tenant_id, record, pg_typeof(record)::text as type from analytics_logs
