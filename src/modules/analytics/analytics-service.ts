@@ -94,7 +94,7 @@ export class AnalyticsService {
         .int4(r.itemId)
         .int4(r.storeId)
         .text(r.physicalDeviceId)
-        .text(r.json);
+        .text(JSON.stringify(r.record));
     await this.database.copyFrom(COPY_TARGET, rows.finish());
     return records.length;
   }
