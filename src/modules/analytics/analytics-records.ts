@@ -51,7 +51,10 @@ function fieldProblem(spec: FieldSpec, value: unknown): string | undefined {
       if (typeof value !== 'string') return 'must be a string';
       if (value.length > max) return `must be at most ${max} characters`;
       // PostgreSQL text cannot hold NUL; refused here rather than failing the whole batch's COPY.
-      return value.includes('\0') ? 'must not contain NUL characters' : undefined;
+      if (value.includes('\0')) return 'must not contain NUL characters';
+      // A lone surrogate is stored as a \uD800-style escape that PostgreSQL's JSON functions
+      // refuse: one such record would fail the tenant's trending job on every run.
+      return value.isWellFormed() ? undefined : 'must be well-formed Unicode (no lone surrogates)';
     }
     case 'intArray':
       if (!Array.isArray(value) || value.length > 1000) return 'must be an array of integers';
@@ -65,6 +68,8 @@ function fieldProblem(spec: FieldSpec, value: unknown): string | undefined {
           if (!PROFILE_FIELDS.has(key)) return `has an unknown profile field "${key}"`;
           if (v !== null && (typeof v !== 'string' || v.length > MAX_STRING))
             return `profile field ${key} must be a string of at most ${MAX_STRING} characters`;
+          if (typeof v === 'string' && (v.includes('\0') || !v.isWellFormed()))
+            return `profile field ${key} must be well-formed Unicode without NUL characters`;
         }
       }
       return undefined;

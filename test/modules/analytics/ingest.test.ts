@@ -156,6 +156,20 @@ describe('POST /analytics/logs: validation', () => {
     );
   });
 
+  it('refuses lone surrogates in text fields (the trending job could not read the record)', async () => {
+    const view = { Counter: 'ItemView', ItemId: 1, CreatedDate: '2025-09-01T00:00:00Z' };
+    expectError(
+      await ingest(api, acme, [view, { ...view, ItemTitle: 'tea \ud800' }]),
+      400,
+      'InvalidAnalyticsRecord',
+      '[1].ItemTitle',
+    );
+    // A surrogate pair (an emoji) is well-formed.
+    expect((await ingest(api, acme, [{ ...view, ItemTitle: 'tea \ud83c\udf75' }])).statusCode).toBe(
+      202,
+    );
+  });
+
   it('stores tabs, newlines, backslashes, quotes, non-ASCII text and dates before 2000 as sent', async () => {
     const day = '1999-12-31';
     const awkward = {
