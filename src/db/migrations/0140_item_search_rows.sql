@@ -101,12 +101,12 @@ begin
            title_vector = (c.a).title_vector
       from changed c
      where s.tenant_id = (c.a).tenant_id and s.item_id = (c.a).item_id and c.a is distinct from s
-    returning c.b, c.a
+    returning c.b, c.a,
+              (c.b).item_status_id <> (c.a).item_status_id
+              or ((c.b).default_item_id is null or (c.b).default_item_id = (c.b).item_id)
+                 <> ((c.a).default_item_id is null or (c.a).default_item_id = (c.a).item_id) as moved
   )
-  select array_agg(b) filter (where (b.item_status_id, b.default_item_id is null or b.default_item_id = b.item_id)
-                                    is distinct from (a.item_status_id, a.default_item_id is null or a.default_item_id = a.item_id)),
-         array_agg(a) filter (where (b.item_status_id, b.default_item_id is null or b.default_item_id = b.item_id)
-                                    is distinct from (a.item_status_id, a.default_item_id is null or a.default_item_id = a.item_id))
+  select array_agg(b) filter (where moved), array_agg(a) filter (where moved)
     into before, after
     from written;
   if before is not null then
