@@ -32,16 +32,6 @@ create table item_search_rows (
   title_vector tsvector not null,
   primary key (tenant_id, item_id)
 );
-create index item_search_rows_text on item_search_rows using gin (tenant_id, search_vector);
--- A page by Title walks this index; status and variant are in it, so a deep page reads the
--- index alone (an index-only scan) instead of one heap row per skipped item.
-create index item_search_rows_by_title on item_search_rows (tenant_id, title_key, item_id)
-  include (item_status_id, default_item_id);
-create index item_search_rows_by_date_added on item_search_rows (tenant_id, date_added, item_id);
-create index item_search_rows_by_rating on item_search_rows (tenant_id, rating, item_id);
-create index item_search_rows_category on item_search_rows (tenant_id, category_id);
-create index item_search_rows_brand on item_search_rows (tenant_id, brand_id);
-
 create table item_search_counts (
   tenant_id integer not null references tenants (id) on delete cascade,
   item_status_id smallint not null,
@@ -135,8 +125,19 @@ end $$;
 create trigger items_search_rows_on_delete after delete on items
   referencing old table as old_rows for each statement execute function item_search_rows_deleted();
 
+-- The existing items, then the indexes (built once over them rather than row by row).
 insert into item_search_rows select (item_search_row(i)).* from items i;
 insert into item_search_counts (tenant_id, item_status_id, master, items)
   select tenant_id, item_status_id, default_item_id is null or default_item_id = item_id, count(*)
     from item_search_rows group by 1, 2, 3;
+create index item_search_rows_text on item_search_rows using gin (tenant_id, search_vector);
+-- A page by Title walks this index; status and variant are in it, so a deep page reads the
+-- index alone (an index-only scan) instead of one heap row per skipped item.
+create index item_search_rows_by_title on item_search_rows (tenant_id, title_key, item_id)
+  include (item_status_id, default_item_id);
+create index item_search_rows_by_date_added on item_search_rows (tenant_id, date_added, item_id);
+create index item_search_rows_by_rating on item_search_rows (tenant_id, rating, item_id);
+create index item_search_rows_category on item_search_rows (tenant_id, category_id);
+create index item_search_rows_brand on item_search_rows (tenant_id, brand_id);
+
 analyze item_search_rows;
