@@ -1,7 +1,8 @@
 // npm run bench: measures the baselines and every scenario, one server at a time, and prints
 // one table (req/s, p50, p99, ratio to the baselines). Results go to bench/results/latest.json.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -126,13 +127,7 @@ interface Seeded {
   maxItemId: number;
   analytics?: AnalyticsSeed;
   assets?: AssetSeed;
-  search?: {
-    tenantName: string;
-    appId: string;
-    secret: string;
-    brandId: number;
-    priceTypeId: number;
-  };
+  search?: SearchSeed;
 }
 
 /** A tenant with its management app and the 100k-item catalog, made once for all rounds. */
@@ -173,7 +168,27 @@ async function seed(dataDir: string): Promise<Seeded> {
 }
 
 /** The search scenarios' catalog, in a tenant of its own (bench/search-seed.ts). */
-async function seedSearch(tenantName: string, env: NodeJS.ProcessEnv) {
+interface SearchSeed {
+  tenantName: string;
+  appId: string;
+  secret: string;
+  brandId: number;
+  priceTypeId: number;
+}
+
+// BENCH_SEARCH_TENANT_FILE=<path>: the search tenant is kept after the run and described in that
+// file, and a later run whose file exists measures that tenant again instead of seeding one (a
+// 1M-item seed takes minutes: it can run outside the bench lock, with BENCH_SEED_ONLY=1).
+const SEARCH_TENANT_FILE = process.env.BENCH_SEARCH_TENANT_FILE;
+/** BENCH_SEED_ONLY=1: seed (and keep, with BENCH_SEARCH_TENANT_FILE) and measure nothing. */
+const SEED_ONLY = process.env.BENCH_SEED_ONLY === '1';
+
+async function seedSearch(tenantName: string, env: NodeJS.ProcessEnv): Promise<SearchSeed> {
+  if (SEARCH_TENANT_FILE && existsSync(SEARCH_TENANT_FILE)) {
+    const kept = JSON.parse(await readFile(SEARCH_TENANT_FILE, 'utf8')) as SearchSeed;
+    process.stderr.write(`search tenant ${kept.tenantName} reused (${SEARCH_TENANT_FILE})\n`);
+    return kept;
+  }
   const app = JSON.parse(
     await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),
   ) as { ApplicationId: string; ApplicationSecret: string };
@@ -183,13 +198,15 @@ async function seedSearch(tenantName: string, env: NodeJS.ProcessEnv) {
     seedSeconds: number;
   };
   process.stderr.write(`search seed: ${seeded.seedSeconds} s\n`);
-  return {
+  const search = {
     tenantName,
     appId: app.ApplicationId,
     secret: app.ApplicationSecret,
     brandId: seeded.brandId,
     priceTypeId: seeded.priceTypeId,
   };
+  if (SEARCH_TENANT_FILE) await writeFile(SEARCH_TENANT_FILE, JSON.stringify(search));
+  return search;
 }
 
 /** The baselines of the selected AssetUrl scenarios, on the bare server (asset-baseline.ts). */
@@ -302,8 +319,8 @@ const rounds: RoundRow[][] = [];
 let seeded: Seeded | undefined;
 try {
   seeded = await seed(dataDir);
-  let idealBefore = await measureIdeal(idealDir);
-  for (let round = 1; round <= ROUNDS; round++) {
+  let idealBefore = SEED_ONLY ? undefined : await measureIdeal(idealDir);
+  for (let round = 1; round <= (SEED_ONLY ? 0 : ROUNDS); round++) {
     process.stderr.write(`round ${round} of ${ROUNDS}\n`);
     const server = await measureServer(seeded, selectedScenarios);
     // The analytics ingestion baseline (a bare client), while the server is stopped.
@@ -315,18 +332,21 @@ try {
       );
     if (seeded.assets) server.push(...(await measureAssetBaselines(seeded.assets)));
     const idealAfter = await measureIdeal(idealDir);
-    rounds.push(ratiosOf(meanOf(idealBefore, idealAfter), server));
+    rounds.push(ratiosOf(meanOf(idealBefore!, idealAfter), server));
     idealBefore = idealAfter;
   }
 } finally {
   if (DATABASE_URL && seeded)
-    for (const name of [seeded.tenantName, seeded.search?.tenantName].filter(
-      (n) => n !== undefined,
-    ))
+    for (const name of [
+      seeded.tenantName,
+      SEARCH_TENANT_FILE ? undefined : seeded.search?.tenantName,
+    ].filter((n) => n !== undefined))
       await runNode(['src/main.ts', 'tenant', 'delete', name], seeded.env).catch(() => {});
   await rm(dataDir, { recursive: true, force: true });
   await rm(idealDir, { recursive: true, force: true });
 }
+
+if (SEED_ONLY) process.exit(0);
 
 const rows = rounds[0]!.map((first, index) => {
   const each = rounds.map((round) => round[index]!);

@@ -178,7 +178,7 @@ try {
                             category_id, brand_id, item_status_id, in_stock, rating, date_added)
          overriding system value
          select $1, u.id, 'SKU-' || g, u.name, u.title, u.model, u.short, u.long,
-                c.ids[1 + g % 20], b.ids[1 + (g * 7919) % 200],
+                c.ids[1 + g % 20], b.ids[1 + (g::bigint * 7919) % 200],
                 case when g % 50 = 0 then 2 else 1 end, g % 3 <> 0, (g % 50) / 10.0,
                 now() - (g || ' minutes')::interval
            from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::int[]) with ordinality
