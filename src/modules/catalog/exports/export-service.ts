@@ -179,7 +179,8 @@ export class ExportService {
       where.push(
         words.length === 0
           ? 'false'
-          : `i.search_vector @@ item_search_query($1, ${bind(words)}::text[], true, false, false, '')`,
+          : `i.id in (select r.item_id from item_search_rows r where r.tenant_id = $1
+               and r.search_vector @@ item_search_query($1, ${bind(words)}::text[], true, false, false, ''))`,
       );
     if (f.CategoryId != null)
       where.push(`i.category_id in (with recursive tree as (
