@@ -141,7 +141,7 @@ describe('imported item documents and facet arrays', () => {
     const [viaImport, viaApi] = await storedRows([first!.Id, created.Id]);
     expect(viaImport!.id).toBe(first!.Id);
     // The variant group made the imported item a default item (its DefaultItemId its own id).
-    expect(JSON.parse(viaImport!.document).DefaultItemId).toBe(first!.Id);
+    expect((JSON.parse(viaImport!.document) as ItemJson).DefaultItemId).toBe(first!.Id);
     expect(withoutIdentity(viaImport!.document)).toEqual(withoutIdentity(viaApi!.document));
     const { id: _a, document: _b, ...importFacets } = viaImport!;
     const { id: _c, document: _d, ...apiFacets } = viaApi!;
@@ -156,7 +156,7 @@ describe('imported item documents and facet arrays', () => {
     const ids = imported.map((i) => i.Id);
     const before = await storedRows(ids);
     expect(before[0]!.document).toMatch(/\\u00e9/); // "é" escaped as the trigger writes it
-    expect(JSON.parse(before[0]!.document).Rating).toBe(4.56); // the column's two decimals
+    expect((JSON.parse(before[0]!.document) as ItemJson).Rating).toBe(4.56); // the column's two decimals
     // An update without changes runs the trigger's own build (documents are rebuilt on update).
     await api.database.handle.query(
       `update items set version = version
