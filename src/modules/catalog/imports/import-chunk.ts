@@ -146,7 +146,10 @@ async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): 
   const taken = new Set(
     (
       await sql.query<{ sku: string }>(
-        'select sku from items where tenant_id = $1 and sku = any($2::text[])',
+        // One lookup of the (tenant_id, sku) index per SKU: a new tenant's statistics are stale
+        // while it fills, and the planner's own plan read every item of the tenant per chunk.
+        `select s.sku from unnest($2::text[]) as s(sku)
+           cross join lateral (select from items where tenant_id = $1 and sku = s.sku limit 1) i`,
         [ctx.tenantId, skus],
       )
     ).map((r) => r.sku),
