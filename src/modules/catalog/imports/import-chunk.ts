@@ -3,10 +3,11 @@
 // file, one price per price type, one value per attribute type) and, when writing, writes every
 // record that passed with set-based statements: one insert per table for the whole chunk.
 //
-// Each item's JSON document is built once: the chunk's item ids are taken from the items' identity
-// sequence first, its prices, attributes and tags go in before the items (the foreign keys are
-// deferrable and checked at commit), so that the items' insert trigger builds each document with
-// everything it shows, and the child tables' triggers find no item to rebuild yet.
+// Each item's JSON document is built once, for the whole chunk at a time: the chunk's item ids are
+// taken from the items' identity sequence first, its prices, attributes and tags go in before the
+// items (the foreign keys are deferrable and checked at commit), so that the child tables'
+// triggers find no item to rebuild yet, and the items' insert builds the chunk's documents and
+// facet arrays from them in the same statement, which the items' trigger keeps (migration 0160).
 import type { RawSql } from '../../../db/database.ts';
 import type { FieldError } from '../../../http/errors.ts';
 import { ReferenceSet } from './import-references.ts';
@@ -225,9 +226,10 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
   // see migration 0160): each child table is read once, grouped by item, instead of the trigger
   // looking up every item's children one item at a time.
   // jit off: the lateral lookups' estimated cost crosses jit_above_cost on PostgreSQL, and
-  // compiling the plan took longer (40-50 ms) than running it.
-  await sql.query(
-    `select set_config('omni.item_documents_given', 'on', true), set_config('jit', 'off', true)`,
+  // compiling the plan took longer (40-50 ms) than running it. Both settings are put back after.
+  const [{ jit }] = await sql.query<{ jit: string }>(
+    `select current_setting('jit') as jit,
+            set_config('omni.item_documents_given', 'on', true), set_config('jit', 'off', true)`,
   );
   await sql.query(
     `insert into items (tenant_id, id, sku, rfid, uuid, name, title, model, short_description, long_description,
@@ -290,7 +292,8 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
     ],
   );
   await sql.query(
-    `select set_config('omni.item_documents_given', 'off', true), set_config('jit', 'on', true)`,
+    `select set_config('omni.item_documents_given', 'off', true), set_config('jit', $1, true)`,
+    [jit],
   );
 }
 
