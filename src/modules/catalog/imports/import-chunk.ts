@@ -223,11 +223,11 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
 
   const col = <T>(f: (g: Resolved) => T) => good.map(f);
   // The documents and facet arrays are built here for the whole chunk (the trigger keeps them,
-  // see migration 0160): each child table is read once, grouped by item, instead of the trigger
-  // looking up every item's children one item at a time.
+  // see migration 0160): one statement joins the chunk's items to their children, instead of the
+  // trigger running its lookups and JSON build as a separate query for every row.
   // jit off: the lateral lookups' estimated cost crosses jit_above_cost on PostgreSQL, and
   // compiling the plan took longer (40-50 ms) than running it. Both settings are put back after.
-  const [{ jit }] = await sql.query<{ jit: string }>(
+  const [before] = await sql.query<{ jit: string }>(
     `select current_setting('jit') as jit,
             set_config('omni.item_documents_given', 'on', true), set_config('jit', 'off', true)`,
   );
@@ -293,7 +293,7 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
   );
   await sql.query(
     `select set_config('omni.item_documents_given', 'off', true), set_config('jit', $1, true)`,
-    [jit],
+    [before!.jit],
   );
 }
 
