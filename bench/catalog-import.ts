@@ -3,9 +3,14 @@
 // import job (validation, references, documents and search indexing by the database's triggers)
 // into a new tenant; then the same rows written by bare multi-row INSERTs, 1000 rows a statement,
 // into plain tables of the same columns without triggers or indexes beyond their keys.
-// Prints rows per second of both and their ratio (target ≥ 0.5).
-// Usage: DATABASE_URL=… node bench/catalog-import.ts   (BENCH_DATABASE_URL is taken too)
+// Prints rows per second of both and their ratio (target ≥ 0.5), and writes them to
+// bench/results/import.json.
+// Usage: BENCH_ONLY=import npm run bench, or node bench/catalog-import.ts; BENCH_DATABASE_URL (or
+// DATABASE_URL) for PostgreSQL, else an embedded database in a new temporary folder (or DATA_DIR).
 import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createServices } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -15,6 +20,10 @@ import { migrateDatabase } from '../src/schema.ts';
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const env = { ...process.env };
 if (env.BENCH_DATABASE_URL) env.DATABASE_URL = env.BENCH_DATABASE_URL;
+// On the embedded database, never the project's own ./data.
+const scratch =
+  env.DATABASE_URL || env.DATA_DIR ? undefined : await mkdtemp(path.join(tmpdir(), 'omni-import-'));
+if (scratch) env.DATA_DIR = scratch;
 const config = loadConfig(env);
 const database = await openDatabase(config);
 
@@ -117,17 +126,20 @@ try {
   await services.tenants.delete(name);
   const importRate = ROWS / importSeconds;
   const baselineRate = ROWS / baselineSeconds;
-  console.log(
-    JSON.stringify({
-      rows: ROWS,
-      engine: database.engine,
-      importSeconds: Math.round(importSeconds * 10) / 10,
-      importRowsPerSecond: Math.round(importRate),
-      baselineSeconds: Math.round(baselineSeconds * 10) / 10,
-      baselineRowsPerSecond: Math.round(baselineRate),
-      ratio: Math.round((importRate / baselineRate) * 1000) / 1000,
-    }),
-  );
+  const summary = JSON.stringify({
+    rows: ROWS,
+    engine: database.engine,
+    importSeconds: Math.round(importSeconds * 10) / 10,
+    importRowsPerSecond: Math.round(importRate),
+    baselineSeconds: Math.round(baselineSeconds * 10) / 10,
+    baselineRowsPerSecond: Math.round(baselineRate),
+    ratio: Math.round((importRate / baselineRate) * 1000) / 1000,
+  });
+  console.log(summary);
+  const results = path.resolve(import.meta.dirname, 'results');
+  await mkdir(results, { recursive: true });
+  await writeFile(path.join(results, 'import.json'), summary + '\n');
 } finally {
   await database.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 }

@@ -26,9 +26,10 @@ import {
 } from './scenarios.ts';
 import { STORAGE_BASELINES, STORAGE_SCENARIOS, type AssetSeed } from './storage-scenarios.ts';
 
-// BENCH_ONLY=soak and BENCH_ONLY=rls select a bench of their own instead of the scenario table:
-// the soak (bench/soak.ts) and the cost of row-level security (bench/rls-cost.ts).
-const ownBench = { soak: './soak.ts', rls: './rls-cost.ts' }[
+// BENCH_ONLY=soak, rls and import select a bench of their own instead of the scenario table: the
+// soak (bench/soak.ts), the cost of row-level security (bench/rls-cost.ts) and the catalog import
+// against bare multi-row INSERTs (bench/catalog-import.ts).
+const ownBench = { soak: './soak.ts', rls: './rls-cost.ts', import: './catalog-import.ts' }[
   process.env.BENCH_ONLY?.toLowerCase() ?? ''
 ];
 if (ownBench) {

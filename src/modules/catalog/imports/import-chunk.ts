@@ -3,10 +3,11 @@
 // file, one price per price type, one value per attribute type) and, when writing, writes every
 // record that passed with set-based statements: one insert per table for the whole chunk.
 //
-// Each item's JSON document is built once: the chunk's item ids are taken from the items' identity
-// sequence first, its prices, attributes and tags go in before the items (the foreign keys are
-// deferrable and checked at commit), so that the items' insert trigger builds each document with
-// everything it shows, and the child tables' triggers find no item to rebuild yet.
+// Each item's JSON document is built once, for the whole chunk at a time: the chunk's item ids are
+// taken from the items' identity sequence first, its prices, attributes and tags go in before the
+// items (the foreign keys are deferrable and checked at commit), so that the child tables'
+// triggers find no item to rebuild yet, and the items' insert builds the chunk's documents and
+// facet arrays from them in the same statement, which the items' trigger keeps (migration 0160).
 import type { RawSql } from '../../../db/database.ts';
 import type { FieldError } from '../../../http/errors.ts';
 import { ReferenceSet } from './import-references.ts';
@@ -146,7 +147,10 @@ async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): 
   const taken = new Set(
     (
       await sql.query<{ sku: string }>(
-        'select sku from items where tenant_id = $1 and sku = any($2::text[])',
+        // One lookup of the (tenant_id, sku) index per SKU: a new tenant's statistics are stale
+        // while it fills, and the planner's own plan read every item of the tenant per chunk.
+        `select s.sku from unnest($2::text[]) as s(sku)
+           cross join lateral (select from items where tenant_id = $1 and sku = s.sku limit 1) i`,
         [ctx.tenantId, skus],
       )
     ).map((r) => r.sku),
@@ -218,13 +222,55 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
     );
 
   const col = <T>(f: (g: Resolved) => T) => good.map(f);
+  // The documents and facet arrays are built here for the whole chunk (the trigger keeps them,
+  // see migration 0160): one statement joins the chunk's items to their children, instead of the
+  // trigger running its lookups and JSON build as a separate query for every row.
+  // jit off: the lateral lookups' estimated cost crosses jit_above_cost on PostgreSQL, and
+  // compiling the plan took longer (40-50 ms) than running it. Both settings are put back after.
+  const [before] = await sql.query<{ jit: string }>(
+    `select current_setting('jit') as jit,
+            set_config('omni.item_documents_given', 'on', true), set_config('jit', 'off', true)`,
+  );
   await sql.query(
     `insert into items (tenant_id, id, sku, rfid, uuid, name, title, model, short_description, long_description,
-                        item_status_id, category_id, brand_id, default_item_id, in_stock, public_web_link, rating)
+                        item_status_id, category_id, brand_id, default_item_id, in_stock, public_web_link, rating,
+                        date_added, date_modified, document,
+                        facet_tag_ids, facet_value_ids, facet_price_type_ids, facet_prices)
      overriding system value
-     select $1, * from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                              $9::text[], $10::text[], $11::smallint[], $12::int[], $13::int[], $14::int[],
-                              $15::boolean[], $16::text[], $17::numeric[])`,
+     select $1, n.id, n.sku, n.rfid, n.uuid, n.name, n.title, n.model, n.short_description, n.long_description,
+            n.item_status_id, n.category_id, n.brand_id, n.default_item_id, n.in_stock, n.public_web_link, n.rating,
+            now(), now(),
+            item_document_text(n.id, n.sku, n.rfid, n.uuid, n.name, n.title, n.model, n.short_description,
+              n.long_description, n.item_status_id, n.category_id, n.brand_id, n.default_item_id, n.in_stock,
+              n.public_web_link, n.rating, 0, now(), now(),
+              coalesce(p.json, ''), coalesce(a.json, ''), coalesce(g.json, '')),
+            coalesce(g.ids, '{}'), coalesce(a.ids, '{}'), coalesce(p.type_ids, '{}'), coalesce(p.pays, '{}')
+       from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                   $9::text[], $10::text[], $11::smallint[], $12::int[], $13::int[], $14::int[],
+                   $15::boolean[], $16::text[], $17::numeric(4,2)[])
+            as n(id, sku, rfid, uuid, name, title, model, short_description, long_description, item_status_id,
+                 category_id, brand_id, default_item_id, in_stock, public_web_link, rating)
+       -- Per item, by the child tables' keys (tenant_id, item_id, …): a plan that groups the
+       -- tenant's whole child table is what the planner picks otherwise, slower as it grows.
+       cross join lateral (
+         select string_agg(item_price_json(p.id, p.item_id, p.normal_price, p.discount_price, p.price_type_id, t.symbol),
+                           ',' order by p.price_type_id) as json,
+                array_agg(p.price_type_id order by p.price_type_id) as type_ids,
+                array_agg(coalesce(p.discount_price, p.normal_price)::float8 order by p.price_type_id) as pays
+           from item_prices p join price_types t on t.tenant_id = p.tenant_id and t.id = p.price_type_id
+          where p.tenant_id = $1 and p.item_id = n.id) p
+       cross join lateral (
+         select string_agg(item_attribute_json(a.type_id, a.value_id, v.value, d.description), ',' order by a.type_id) as json,
+                array_agg(a.value_id order by a.type_id) as ids
+           from item_attributes a
+           join dynamic_attribute_values v on v.tenant_id = a.tenant_id and v.id = a.value_id
+           join dynamic_attribute_types d on d.tenant_id = a.tenant_id and d.id = a.type_id
+          where a.tenant_id = $1 and a.item_id = n.id) a
+       cross join lateral (
+         select string_agg(item_tag_json(t.id, t.name, t.description), ',' order by t.id) as json,
+                array_agg(m.tag_id order by m.tag_id) as ids
+           from item_tags m join tags t on t.tenant_id = m.tenant_id and t.id = m.tag_id
+          where m.tenant_id = $1 and m.item_id = n.id) g`,
     [
       tenantId,
       col((g) => g.row.itemId),
@@ -244,6 +290,10 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
       col((g) => g.record.PublicWebLink ?? null),
       col((g) => g.record.Rating ?? null),
     ],
+  );
+  await sql.query(
+    `select set_config('omni.item_documents_given', 'off', true), set_config('jit', $1, true)`,
+    [before!.jit],
   );
 }
 
