@@ -22,20 +22,49 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     await client.waitReady;
     return { handle: wrapPglite(client), url: undefined };
   }
-  const name = `omni_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: source.url });
+  return openPostgresDatabase(source.url, `omni_test_${randomBytes(6).toString('hex')}`, {
+    template: source.template,
+    connections: 5,
+  });
+}
+
+/**
+ * A database with no migration applied yet, for tests of a migration against the rows an
+ * earlier schema stored; closing it drops it (PostgreSQL).
+ */
+export async function openEmptyDatabase(): Promise<DatabaseHandle> {
+  const source = inject('testDatabase');
+  if (source.engine === 'pglite') {
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    await client.waitReady;
+    return wrapPglite(client);
+  }
+  const name = `omni_empty_${randomBytes(6).toString('hex')}`;
+  const opened = await openPostgresDatabase(source.url, name, {
+    template: 'template0',
+    connections: 2,
+  });
+  return opened.handle;
+}
+
+async function openPostgresDatabase(
+  sourceUrl: string,
+  name: string,
+  options: { template: string; connections: number },
+): Promise<TestDatabase> {
+  const admin = new pg.Client({ connectionString: sourceUrl });
   await admin.connect();
-  await admin.query(`create database ${name} template ${source.template}`);
+  await admin.query(`create database ${name} template ${options.template}`);
   await admin.end();
-  const url = databaseUrlFor(source.url, name);
-  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const url = databaseUrlFor(sourceUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: options.connections });
   // Dropping the database at the end ends connections that pool.end() has not closed yet.
   pool.on('error', () => {});
   const handle = wrapPool(pool, url);
   const close = handle.close.bind(handle);
   handle.close = async () => {
     await close();
-    const dropper = new pg.Client({ connectionString: source.url });
+    const dropper = new pg.Client({ connectionString: sourceUrl });
     await dropper.connect();
     await dropper.query(`drop database if exists ${name} with (force)`);
     await dropper.end();

@@ -1,43 +1,16 @@
 // Migration 0070 (record json instead of jsonb, the tenant cascade as a statement trigger):
 // records stored before it read back unchanged, and deleting a tenant still deletes its logs.
-import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { wrapPool, type DatabaseHandle } from '../../../src/db/database.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../../src/db/embedded-database.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../../src/db/database.ts';
 import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
-import { databaseUrlFor } from '../../support/global-setup.ts';
+import { openEmptyDatabase } from '../../support/test-database.ts';
 
-const source = inject('testDatabase');
-const emptyName = `omni_empty_${randomBytes(6).toString('hex')}`;
 let database: DatabaseHandle;
 
 beforeAll(async () => {
-  if (source.engine === 'pglite') {
-    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    await client.waitReady;
-    database = wrapPglite(client);
-    return;
-  }
-  const admin = new pg.Client({ connectionString: source.url });
-  await admin.connect();
-  await admin.query(`create database ${emptyName} template template0`);
-  await admin.end();
-  const url = databaseUrlFor(source.url, emptyName);
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', () => {});
-  database = wrapPool(pool, url);
+  database = await openEmptyDatabase();
 });
-
-afterAll(async () => {
-  await database.close();
-  if (source.engine !== 'postgres') return;
-  const admin = new pg.Client({ connectionString: source.url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${emptyName} with (force)`);
-  await admin.end();
-});
+afterAll(() => database.close());
 
 describe('migration 0070_analytics_lean_rows', () => {
   it('keeps records stored before it readable and the tenant cascade working', async () => {

@@ -1,46 +1,19 @@
 // Migration 0150 (record as text instead of json): records stored before it read back unchanged
 // through the log pages, and the trending job still reads their fields.
-import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { wrapPool, type DatabaseHandle } from '../../../src/db/database.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../../src/db/embedded-database.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../../src/db/database.ts';
 import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
 import { counterNamed, TRENDING_ITEM } from '../../../src/modules/analytics/analytics-counters.ts';
 import { AnalyticsService } from '../../../src/modules/analytics/analytics-service.ts';
 import { TrendingService } from '../../../src/modules/analytics/analytics-trending.ts';
-import { databaseUrlFor } from '../../support/global-setup.ts';
+import { openEmptyDatabase } from '../../support/test-database.ts';
 
-const source = inject('testDatabase');
-const emptyName = `omni_empty_${randomBytes(6).toString('hex')}`;
 let database: DatabaseHandle;
 
 beforeAll(async () => {
-  if (source.engine === 'pglite') {
-    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    await client.waitReady;
-    database = wrapPglite(client);
-    return;
-  }
-  const admin = new pg.Client({ connectionString: source.url });
-  await admin.connect();
-  await admin.query(`create database ${emptyName} template template0`);
-  await admin.end();
-  const url = databaseUrlFor(source.url, emptyName);
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', () => {});
-  database = wrapPool(pool, url);
+  database = await openEmptyDatabase();
 });
-
-afterAll(async () => {
-  await database.close();
-  if (source.engine !== 'postgres') return;
-  const admin = new pg.Client({ connectionString: source.url });
-  await admin.connect();
-  await admin.query(`drop database if exists ${emptyName} with (force)`);
-  await admin.end();
-});
+afterAll(() => database.close());
 
 describe('migration 0150_analytics_record_text', () => {
   it('keeps records stored before it readable and trending computing from them', async () => {

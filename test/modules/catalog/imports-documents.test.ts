@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
 import { CATALOG, createItem, expectStatus, type ItemJson, type Page } from './catalog-fixtures.ts';
 import { JSONL, importResults, jsonl, runImport, startImportApi } from './imports-fixtures.ts';
-import { searchOk, type SearchResultJson } from './search-fixtures.ts';
+import { navigationCounts, navigationOf, searchOk } from './search-fixtures.ts';
 
 let api: Awaited<ReturnType<typeof startImportApi>>;
 let tenant: TestTenant;
@@ -179,7 +179,7 @@ describe('imported item documents and facet arrays', () => {
       active.map((i) => i.Id).sort((a, b) => a - b),
     );
     expect(found.Items.map((i) => i.SKU).sort()).toEqual(['API-1', 'DOC-1', 'DOC-2']);
-    expect(navigationOf(found)).toEqual(bruteForce(active));
+    expect(navigationOf(found)).toEqual(navigationCounts(active));
     const tagCounts = found.StaticNavigation!.Tags.map((t) => [t.Name, t.Count]);
     expect(tagCounts).toEqual([
       ['Alpha', 3],
@@ -192,41 +192,4 @@ async function activeItems(): Promise<ItemJson[]> {
   const listed = await api.call({ url: `${CATALOG}/items?take=1000`, tenant });
   expectStatus(listed, 200);
   return listed.json<Page<ItemJson>>().Results.filter((i) => i.ItemStatusId !== 2);
-}
-
-/** Tags, price ranges and attribute values counted over the items as GET returns them. */
-function bruteForce(all: ItemJson[]) {
-  const count = (keys: number[]) => {
-    const counts = new Map<number, number>();
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    return [...counts.entries()]
-      .map(([id, n]) => ({ id, n }))
-      .sort((a, b) => b.n - a.n || a.id - b.id);
-  };
-  const ranges = new Map<number, number[]>();
-  for (const p of all.flatMap((i) => i.Prices))
-    ranges.set(p.PriceTypeId, [
-      ...(ranges.get(p.PriceTypeId) ?? []),
-      p.DiscountPrice ?? p.NormalPrice,
-    ]);
-  return {
-    tags: count(all.flatMap((i) => i.Tags.map((t) => t.Id))),
-    prices: [...ranges.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([id, values]) => ({ id, min: Math.min(...values), max: Math.max(...values) })),
-    values: count(all.flatMap((i) => i.DynamicAttributes.map((d) => d.TypeValueId))),
-  };
-}
-
-function navigationOf(result: SearchResultJson) {
-  const navigation = result.StaticNavigation!;
-  return {
-    tags: navigation.Tags.map((t) => ({ id: t.Id, n: t.Count })).sort(
-      (a, b) => b.n - a.n || a.id - b.id,
-    ),
-    prices: navigation.PriceRanges.map((p) => ({ id: p.PriceTypeId, min: p.Min, max: p.Max })),
-    values: result
-      .DynamicNavigation!.flatMap((d) => d.Values.map((v) => ({ id: v.TypeValueId, n: v.Count })))
-      .sort((a, b) => b.n - a.n || a.id - b.id),
-  };
 }

@@ -15,7 +15,7 @@ import {
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
-import { searchOk, type SearchResultJson } from './search-fixtures.ts';
+import { navigationCounts, navigationOf, searchOk } from './search-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;
@@ -55,38 +55,9 @@ afterAll(() => api.close());
 async function bruteForce() {
   const listed = await api.call({ url: `${CATALOG}/items?take=1000`, tenant: acme });
   expectStatus(listed, 200);
-  const all = listed.json<Page<ItemJson>>().Results.filter((i) => i.ItemStatusId !== 2);
-  const count = (keys: number[]) => {
-    const counts = new Map<number, number>();
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    return [...counts.entries()]
-      .map(([id, n]) => ({ id, n }))
-      .sort((a, b) => b.n - a.n || a.id - b.id);
-  };
-  const ranges = new Map<number, number[]>();
-  for (const p of all.flatMap((i) => i.Prices))
-    ranges.set(p.PriceTypeId, [
-      ...(ranges.get(p.PriceTypeId) ?? []),
-      p.DiscountPrice ?? p.NormalPrice,
-    ]);
-  return {
-    tags: count(all.flatMap((i) => i.Tags.map((t) => t.Id))),
-    prices: [...ranges.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([id, values]) => ({ id, min: Math.min(...values), max: Math.max(...values) })),
-    values: count(all.flatMap((i) => i.DynamicAttributes.map((d) => d.TypeValueId))),
-  };
-}
-
-function navigationOf(result: SearchResultJson) {
-  const navigation = result.StaticNavigation!;
-  return {
-    tags: navigation.Tags.map((t) => ({ id: t.Id, n: t.Count })),
-    prices: navigation.PriceRanges.map((p) => ({ id: p.PriceTypeId, min: p.Min, max: p.Max })),
-    values: result
-      .DynamicNavigation!.flatMap((d) => d.Values.map((v) => ({ id: v.TypeValueId, n: v.Count })))
-      .sort((a, b) => b.n - a.n || a.id - b.id),
-  };
+  return navigationCounts(
+    listed.json<Page<ItemJson>>().Results.filter((i) => i.ItemStatusId !== 2),
+  );
 }
 
 async function expectNavigationsRight() {

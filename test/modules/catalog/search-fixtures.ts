@@ -43,3 +43,39 @@ export async function searchOk(
 }
 
 export const idsOf = (result: SearchResultJson) => result.Items.map((i) => i.Id);
+
+/** Tags, price ranges and attribute values counted over the items as GET returns them. */
+export function navigationCounts(all: ItemJson[]) {
+  const count = (keys: number[]) => {
+    const counts = new Map<number, number>();
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return [...counts.entries()]
+      .map(([id, n]) => ({ id, n }))
+      .sort((a, b) => b.n - a.n || a.id - b.id);
+  };
+  const ranges = new Map<number, number[]>();
+  for (const p of all.flatMap((i) => i.Prices))
+    ranges.set(p.PriceTypeId, [
+      ...(ranges.get(p.PriceTypeId) ?? []),
+      p.DiscountPrice ?? p.NormalPrice,
+    ]);
+  return {
+    tags: count(all.flatMap((i) => i.Tags.map((t) => t.Id))),
+    prices: [...ranges.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([id, values]) => ({ id, min: Math.min(...values), max: Math.max(...values) })),
+    values: count(all.flatMap((i) => i.DynamicAttributes.map((d) => d.TypeValueId))),
+  };
+}
+
+/** A search's navigations in the shape of navigationCounts (tags in the order the server gave). */
+export function navigationOf(result: SearchResultJson) {
+  const navigation = result.StaticNavigation!;
+  return {
+    tags: navigation.Tags.map((t) => ({ id: t.Id, n: t.Count })),
+    prices: navigation.PriceRanges.map((p) => ({ id: p.PriceTypeId, min: p.Min, max: p.Max })),
+    values: result
+      .DynamicNavigation!.flatMap((d) => d.Values.map((v) => ({ id: v.TypeValueId, n: v.Count })))
+      .sort((a, b) => b.n - a.n || a.id - b.id),
+  };
+}
