@@ -18,7 +18,15 @@ import pg from 'pg';
 import { apiBatch, multiRowInsert, storedRow } from './analytics-rows.ts';
 import { ANALYTICS_SCENARIOS } from './analytics-scenarios.ts';
 import type { BenchContext } from './scenarios.ts';
-import { clientToken, freePort, runNode, serverEnv, startServer, stop } from './processes.ts';
+import {
+  clientToken,
+  createTenant,
+  freePort,
+  runNode,
+  serverEnv,
+  startServer,
+  stop,
+} from './processes.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('BENCH_DATABASE_URL is required (PostgreSQL on this machine)');
@@ -119,9 +127,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-cpu-split-'));
 const port = await freePort();
 const env = serverEnv(port, dataDir);
 const tenantName = `cpu${Date.now().toString(36)}`;
-const created = JSON.parse(
-  await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),
-) as { ApplicationId: string; ApplicationSecret: string };
+const created = await createTenant(tenantName, env);
 const pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
 try {
   const [tenant] = (

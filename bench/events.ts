@@ -23,6 +23,7 @@ import pg from 'pg';
 import {
   call,
   clientToken,
+  createTenant,
   freePort,
   runNode as run,
   startServer,
@@ -64,10 +65,7 @@ const tenant = `evbench${Date.now().toString(36)}`;
 let server: ChildProcess | undefined;
 const admin = DATABASE_URL ? new pg.Client({ connectionString: DATABASE_URL }) : undefined;
 try {
-  const app = JSON.parse(await run(['src/main.ts', 'tenant', 'create', tenant, '--json'], env)) as {
-    ApplicationId: string;
-    ApplicationSecret: string;
-  };
+  const app = await createTenant(tenant, env);
   const seeded = JSON.parse(await run(['bench/seed-catalog.ts', tenant], env)) as {
     minItemId: number;
     maxItemId: number;

@@ -93,6 +93,17 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv): Promise
   return child;
 }
 
+/** A new tenant made with the CLI (`omni tenant create`), and its management app's credentials. */
+export async function createTenant(
+  name: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ApplicationId: string; ApplicationSecret: string }> {
+  return JSON.parse(await runNode(['src/main.ts', 'tenant', 'create', name, '--json'], env)) as {
+    ApplicationId: string;
+    ApplicationSecret: string;
+  };
+}
+
 /** A client-credentials access token of an app on a tenant's host. */
 export async function clientToken(
   port: number,

@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { withBodies } from './autocannon-bodies.ts';
 import {
   clientToken,
+  createTenant,
   freePort,
   runNode,
   startServer,
@@ -136,9 +137,7 @@ async function seed(dataDir: string): Promise<Seeded> {
   const port = await freePort();
   const env = serverEnv(port, dataDir);
   const tenantName = `bench${Date.now().toString(36)}`;
-  const created = JSON.parse(
-    await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),
-  ) as { ApplicationId: string; ApplicationSecret: string };
+  const created = await createTenant(tenantName, env);
   if (selectedScenarios.some((s) => /nearest store/i.test(s.name)))
     await runNode(['bench/company-seed.ts', tenantName], env);
   const seeded = JSON.parse(await runNode(['bench/seed-catalog.ts', tenantName], env)) as {
@@ -190,9 +189,7 @@ async function seedSearch(tenantName: string, env: NodeJS.ProcessEnv): Promise<S
     process.stderr.write(`search tenant ${kept.tenantName} reused (${SEARCH_TENANT_FILE})\n`);
     return kept;
   }
-  const app = JSON.parse(
-    await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),
-  ) as { ApplicationId: string; ApplicationSecret: string };
+  const app = await createTenant(tenantName, env);
   const seeded = JSON.parse(await runNode(['bench/search-seed.ts', tenantName], env)) as {
     brandId: number;
     priceTypeId: number;

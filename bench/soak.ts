@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiBatch } from './analytics-rows.ts';
-import { clientToken, freePort, runNode, startServer, serverEnv, stop } from './processes.ts';
+import {
+  clientToken,
+  createTenant,
+  freePort,
+  runNode,
+  startServer,
+  serverEnv,
+  stop,
+} from './processes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 600);
@@ -77,9 +85,7 @@ const env = serverEnv(port, dataDir, { BENCH_ITEMS: String(ITEMS) });
 const tenantName = `soak${Date.now().toString(36)}`;
 let child: ChildProcess | undefined;
 try {
-  const app = JSON.parse(
-    await runNode(['src/main.ts', 'tenant', 'create', tenantName, '--json'], env),
-  ) as { ApplicationId: string; ApplicationSecret: string };
+  const app = await createTenant(tenantName, env);
   const seeded = JSON.parse(await runNode(['bench/seed-catalog.ts', tenantName], env)) as {
     minItemId: number;
     maxItemId: number;
