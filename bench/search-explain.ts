@@ -1,5 +1,8 @@
 // Prints EXPLAIN ANALYZE of the search scenarios' statements on a seeded tenant (for
 // docs/search-plans.md). Usage: [EXPLAIN_RUNS=7] node bench/search-explain.ts <tenant>
+// EXPLAIN_ROUND_TRIPS=<n>: instead, times each statement as the server sends it, n times
+// unprepared and n times prepared (alternating, one connection), and prints the medians: what
+// parsing and planning cost beside the execution.
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { buildSearch, type SearchCriteria } from '../src/modules/catalog/search/search-sql.ts';
@@ -45,7 +48,27 @@ try {
   // On a busy host one plan's times are noise: the execution time is also given as the minimum
   // and median of RUNS executions (EXPLAIN ANALYZE without per-node timing).
   const RUNS = Number(process.env.EXPLAIN_RUNS ?? 7);
-  for (const [name, criteria] of scenarios) {
+  const ROUND_TRIPS = Number(process.env.EXPLAIN_ROUND_TRIPS ?? 0);
+  if (ROUND_TRIPS > 0) {
+    const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+    const timed = async (run: () => Promise<unknown>) => {
+      const start = process.hrtime.bigint();
+      await run();
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    };
+    console.log('| scenario | unprepared, median ms | prepared, median ms |\n| --- | --- | --- |');
+    for (const [index, [name, criteria]] of scenarios.entries()) {
+      const { sql, params } = buildSearch({ ...base, ...criteria });
+      const plain: number[] = [];
+      const prepared: number[] = [];
+      for (let run = 0; run < ROUND_TRIPS; run++) {
+        plain.push(await timed(() => database.query(sql, params)));
+        prepared.push(await timed(() => database.prepared(`explain-${index}`, sql, params)));
+      }
+      console.log(`| ${name} | ${median(plain).toFixed(2)} | ${median(prepared).toFixed(2)} |`);
+    }
+  }
+  for (const [name, criteria] of ROUND_TRIPS > 0 ? [] : scenarios) {
     const statement = buildSearch({ ...base, ...criteria });
     await database.query(statement.sql, statement.params); // warm
     const times: number[] = [];

@@ -15,6 +15,7 @@ import {
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { PREPARED_SHAPES } from '../../../src/modules/catalog/search/search-service.ts';
 import { idsOf, searchOk, type SearchResultJson } from './search-fixtures.ts';
 
 let api: TestApi;
@@ -282,6 +283,47 @@ describe('POST /private/catalog/items: filters and navigation counts', () => {
     const neither = await searchOk(api, acme, {});
     expect(neither.StaticNavigation).toBeNull();
     expect(neither.DynamicNavigation).toBeNull();
+  });
+});
+
+// The service prepares each statement shape (search-service.ts): PostgreSQL switches a shape to
+// its generic plan after five runs on a connection, and shapes past PREPARED_SHAPES run unprepared.
+describe('POST /private/catalog/items: prepared statement shapes', () => {
+  const check = async (body: Criteria) => {
+    const want = expected(body);
+    const got = await searchOk(api, acme, { ...body, ...withNavigation });
+    expect(idsOf(got).sort((a, b) => a - b)).toEqual([...want.ids].sort((a, b) => a - b));
+    expect(got.TotalItemCount).toBe(want.TotalItemCount);
+    expect(got.StaticNavigation).toEqual(want.StaticNavigation);
+    expect(got.DynamicNavigation).toEqual(want.DynamicNavigation);
+  };
+
+  it('answers one shape with other values the same after many runs (generic plans)', async () => {
+    for (let run = 0; run < 14; run++)
+      await check({
+        BrandId: run % 2 ? ids.brand0 : ids.brand1,
+        TagId: [ids.tag0, ids.tag1, ids.tag2][run % 3],
+        PriceTypeId: run % 4 < 2 ? ids.price0 : ids.price1,
+        MinPrice: run % 5,
+        MaxPrice: 40 + run,
+      });
+  });
+
+  it('answers every shape, past the prepared ones too', async () => {
+    const optional: Criteria[] = [
+      { Query: 'widget' },
+      { CategoryId: ids.root },
+      { BrandId: ids.brand1 },
+      { TagId: ids.tag0 },
+      { PriceTypeId: ids.price0, MinPrice: 12, MaxPrice: 24 },
+      { DynamicAttributes: [{ TypeId: ids.color, Value: 'blue' }] },
+      { IncludePassiveItems: true },
+      { IncludeOnlyMasterItems: true },
+    ];
+    const shapes = 2 ** optional.length;
+    expect(shapes).toBeGreaterThan(PREPARED_SHAPES * 2);
+    for (let mask = 0; mask < shapes; mask++)
+      await check(Object.assign({}, ...optional.filter((_, bit) => (mask >> bit) & 1)));
   });
 });
 

@@ -1,6 +1,7 @@
 // Item search: the full search (POST /private/catalog/items) and the simple one (GET
 // /private/catalog/items/search) on the same engine, one SQL statement per request (see
 // search-sql.ts). Items are sent as their stored JSON documents, never re-serialised.
+import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { validationFailed } from '../../../http/errors.ts';
 import { MAX_ID } from '../common-schemas.ts';
@@ -20,6 +21,14 @@ interface SearchRow {
 export const queryWords = (query: string): string[] =>
   query.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
 
+/**
+ * How many statement shapes are prepared. A shape is the statement's text, which varies only with
+ * which criteria are present (their values are parameters), so a client's searches use a handful;
+ * beyond this many (a client combining many attribute filters) they run unprepared rather than
+ * fill every connection with plans.
+ */
+export const PREPARED_SHAPES = 64;
+
 const ORDERS: Record<string, SearchOrder> = {
   relevance: 'relevance',
   title: 'title',
@@ -30,6 +39,8 @@ const ORDERS: Record<string, SearchOrder> = {
 
 export class SearchService {
   private readonly db: DatabaseHandle;
+  /** Prepared statement name by statement text. */
+  private readonly shapes = new Map<string, string>();
 
   constructor(db: DatabaseHandle) {
     this.db = db;
@@ -82,11 +93,28 @@ export class SearchService {
 
   private async run(criteria: SearchCriteria): Promise<SearchRow> {
     const statement = buildSearch(criteria);
-    const [row] = await this.db.query<SearchRow>(statement.sql, statement.params);
+    const name = this.preparedName(statement.sql);
+    const [row] = name
+      ? await this.db.prepared<SearchRow>(name, statement.sql, statement.params)
+      : await this.db.query<SearchRow>(statement.sql, statement.params);
     const unknown = statement.references.findIndex((_, index) => row![`ref_${index}`] === false);
     if (unknown >= 0)
       throw validationFailed(statement.references[unknown]!, 'does not exist in this catalog');
     return row!;
+  }
+
+  /**
+   * Prepared, PostgreSQL parses, analyses and plans a shape once per connection and then plans it
+   * again only while its custom plans stay cheaper than the generic one (`plan_cache_mode`
+   * auto); the text criterion cannot tell them apart, as the query is built inside the statement.
+   */
+  private preparedName(sql: string): string | undefined {
+    let name = this.shapes.get(sql);
+    if (name === undefined && this.shapes.size < PREPARED_SHAPES) {
+      name = `search-${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
+      this.shapes.set(sql, name);
+    }
+    return name;
   }
 }
 
