@@ -46,8 +46,12 @@ const CONFIG_VARIABLES = [
   'WEBHOOK_CONCURRENCY',
 ];
 
+/** Where children keep compiled modules, as `npm start` does: a child then starts in about half
+ *  the time, as it strips the TypeScript types of the app's modules only once per run. */
+const COMPILE_CACHE = path.join(PROJECT_ROOT, 'node_modules/.cache/node-compile');
+
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  const inherited: NodeJS.ProcessEnv = { NODE_COMPILE_CACHE: COMPILE_CACHE, ...process.env };
   for (const name of CONFIG_VARIABLES) delete inherited[name];
   return { ...inherited, ...env };
 }
