@@ -9,9 +9,10 @@ export default defineConfig({
     // Two files at a time even on two cores (Vitest's default, one fewer than the cores, is one
     // there), as files wait on child processes, sockets and the database much of the time; and
     // the app's modules loaded once per worker, not once per file (every file builds its own app
-    // and database, and the app keeps no state in its modules). On a two-core machine the
-    // PGlite run took 1,032 s as Vitest's defaults had it, 800 s with two workers and 471 s with
-    // two workers sharing their modules (README, "Run it").
+    // and database; the only module-level values in src are constant caches: the bundled
+    // migrations and the timing-equaliser password hash). On a two-core machine the PGlite run
+    // took 1,032 s as Vitest's defaults had it, 800 s with two workers and 471 s with two
+    // workers sharing their modules (README, "Run it").
     maxWorkers: Math.max(2, availableParallelism() - 1),
     isolate: false,
     testTimeout: 30_000,
