@@ -58,7 +58,7 @@ const port = await freePort();
 const env = serverEnv(port, dataDir, {
   LOG_LEVEL: 'warn',
   BENCH_ITEMS: ITEMS,
-  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiverPort}`,
   WEBHOOK_POLLING_INTERVAL_MS: '200',
 });
 const tenant = `evbench${Date.now().toString(36)}`;

@@ -30,8 +30,19 @@ export interface Config {
   gatewayRateLimits: [number, number, number];
   jobPollingIntervalSeconds: number;
   jobMaintenanceIntervalSeconds: number;
+  /** Runs of one durable job that may end their process before the job is given up (failed). */
+  jobCrashLimit: number;
+  /** A running job's sign of life: a run silent this long is taken to have ended its process. */
+  jobHeartbeatSeconds: number;
+  /** Longest record of a catalog import (a JSONL line or a CSV row), in bytes. */
+  importMaxRecordBytes: number;
   /** Largest asset upload in bytes (contract §4: 25 MiB). */
   assetMaxBytes: number;
+  /**
+   * Most ranges (after combining overlapping and adjacent ones) that one request for an asset's
+   * bytes may ask for; a Range with more is ignored and the whole asset is served.
+   */
+  assetMaxRanges: number;
   /** Largest catalog import file in bytes (a body posted to the import route). */
   importMaxBytes: number;
   /** How long a running import or export job holds its lease before another instance may take it over. */
@@ -56,8 +67,10 @@ export interface Config {
    */
   trustProxy: boolean | number | string[];
   /**
-   * Webhook hosts (names or IP literals, as written in a subscription's URL) that may be called
-   * over http and may resolve to loopback, private or link-local addresses.
+   * Webhook receivers, each a host AND a port (`127.0.0.1:9000`, `[::1]:9000`,
+   * `hooks.internal:8443`, in the form a parsed URL gives them: lower case, IPv6 compressed in
+   * brackets), that may be called over http and may resolve to loopback, private or link-local
+   * addresses. Other ports of those hosts are refused.
    */
   webhookAllowedHosts: string[];
   /** How long one webhook delivery may take (connect to end of the answer). */
@@ -190,19 +203,40 @@ function origins(env: Env, name: string): string[] {
 }
 
 /** Comma-separated host names or IP literals (IPv6 with or without brackets), lower-cased. */
-function hostList(env: Env, name: string): string[] {
+/**
+ * `host:port` entries, comma-separated: `127.0.0.1:9000,[::1]:9000,hooks.internal:8443`, each
+ * normalised as the URL parser writes a host (so that it compares with a URL's host and port).
+ * An entry without a port is refused: a host alone would open every port of it.
+ */
+function hostPortList(env: Env, name: string): string[] {
   const raw = read(env, name);
   if (raw === undefined) return [];
+  const usage =
+    'must be a comma-separated list of host:port entries (an IPv6 address in brackets), like 127.0.0.1:9000,[::1]:9000,hooks.internal:8443';
   return raw.split(',').map((entry) => {
-    const text = entry.trim().toLowerCase();
-    const bare = text.replace(/^\[(.*)\]$/, '$1');
-    if (!HOST_NAME_PATTERN.test(bare) && !isIP(bare))
-      throw new ConfigError(
-        name,
-        'must be a comma-separated list of host names or IP addresses, like localhost,127.0.0.1',
-        raw,
-      );
-    return bare;
+    const text = entry.trim();
+    const match = /^(\[[^\]]*\]|[^:[\]]*):(\d{1,5})$/.exec(text);
+    if (!match) {
+      const bare = text.replace(/^\[(.*)\]$/, '$1');
+      if (text !== '' && (HOST_NAME_PATTERN.test(bare) || isIP(bare)))
+        throw new ConfigError(
+          name,
+          `${usage}; ${JSON.stringify(text)} has no port: add the port its receiver listens on (an entry without one would allow every port of that host, its database and cache included)`,
+          raw,
+        );
+      throw new ConfigError(name, usage, raw);
+    }
+    const [, host = '', portText = ''] = match;
+    const port = Number(portText);
+    const ipv6 = host.startsWith('[');
+    const bare = ipv6 ? host.slice(1, -1) : host;
+    const valid = ipv6 ? isIP(bare) === 6 : isIP(bare) === 4 || HOST_NAME_PATTERN.test(bare);
+    if (!valid || port < 1 || port > 65_535) throw new ConfigError(name, usage, raw);
+    try {
+      return `${new URL(`http://${host}/`).hostname}:${port}`;
+    } catch {
+      throw new ConfigError(name, usage, raw);
+    }
   });
 }
 
@@ -366,8 +400,12 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayRateLimits: rateLimits(env, 'GATEWAY_RATE_LIMITS', [10, 100, 1000]),
     jobPollingIntervalSeconds: integer(env, 'JOB_POLLING_INTERVAL_SECONDS', 2, 1, 60),
     jobMaintenanceIntervalSeconds: integer(env, 'JOB_MAINTENANCE_INTERVAL_SECONDS', 30, 1, 3600),
+    jobCrashLimit: integer(env, 'JOB_CRASH_LIMIT', 3, 1, 100),
+    jobHeartbeatSeconds: integer(env, 'JOB_HEARTBEAT_SECONDS', 15, 1, 3600),
     assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
+    assetMaxRanges: integer(env, 'ASSET_MAX_RANGES', 16, 1, 1000),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 1_073_741_824, 1, 68_719_476_736),
+    importMaxRecordBytes: integer(env, 'IMPORT_MAX_RECORD_BYTES', 1_048_576, 1024, 67_108_864),
     catalogJobLeaseSeconds: integer(env, 'CATALOG_JOB_LEASE_SECONDS', 30, 2, 3600),
     s3: s3Url(env, 'S3_URL'),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
@@ -375,7 +413,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     idempotencyKeyTtlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 1, 2_592_000),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
-    webhookAllowedHosts: hostList(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    webhookAllowedHosts: hostPortList(env, 'WEBHOOK_ALLOWED_HOSTS'),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
     webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),

@@ -43,14 +43,31 @@ describe('configuration defaults', () => {
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
   });
 
-  it('reads WEBHOOK_ALLOWED_HOSTS as host names and IP addresses, lower-cased', () => {
+  it('reads WEBHOOK_ALLOWED_HOSTS as host:port entries, in the form URLs give them', () => {
     expect(
-      loadConfig({ WEBHOOK_ALLOWED_HOSTS: 'Receiver.Internal, 127.0.0.1,[::1],fd00::5' })
-        .webhookAllowedHosts,
-    ).toEqual(['receiver.internal', '127.0.0.1', '::1', 'fd00::5']);
+      loadConfig({
+        WEBHOOK_ALLOWED_HOSTS:
+          'Receiver.Internal:9000, 127.0.0.1:9000,[::1]:9000,[FD00:0:0::5]:443,hooks.internal:8443',
+      }).webhookAllowedHosts,
+    ).toEqual([
+      'receiver.internal:9000',
+      '127.0.0.1:9000',
+      '[::1]:9000',
+      '[fd00::5]:443',
+      'hooks.internal:8443',
+    ]);
     expect(loadConfig({}).webhookAllowedHosts).toEqual([]);
     expect(loadConfig({}).webhookTimeoutSeconds).toBe(10);
   });
+
+  it.each(['127.0.0.1', 'hooks.internal', '[::1]', 'fd00::5', 'hooks.internal:9000,127.0.0.1'])(
+    'refuses the WEBHOOK_ALLOWED_HOSTS entry without a port in %j, telling to add it',
+    (value) => {
+      const error = configErrorOf({ WEBHOOK_ALLOWED_HOSTS: value });
+      expect(error.variable).toBe('WEBHOOK_ALLOWED_HOSTS');
+      expect(error.message).toMatch(/has no port: add the port/);
+    },
+  );
 
   it('treats empty and blank values as unset', () => {
     const config = loadConfig({ PORT: '', API_HOST: '   ', DEFAULT_TENANT: '', DATABASE_URL: ' ' });
@@ -144,7 +161,15 @@ describe('configuration errors name the variable', () => {
     ['CORS_ORIGINS', 'https://a.example.com,,https://b.example.com'],
     ['CORS_ORIGINS', 'ftp://files.example.com'],
     ['WEBHOOK_ALLOWED_HOSTS', 'http://localhost'],
-    ['WEBHOOK_ALLOWED_HOSTS', 'localhost,,127.0.0.1'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'http://localhost:9000'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'localhost:9000,,127.0.0.1:9000'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'localhost:0'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'localhost:65536'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'localhost:http'],
+    ['WEBHOOK_ALLOWED_HOSTS', '::1:9000'],
+    ['WEBHOOK_ALLOWED_HOSTS', '[::1:9000'],
+    ['WEBHOOK_ALLOWED_HOSTS', '999.1.1.1:9000'],
+    ['WEBHOOK_ALLOWED_HOSTS', 'under_score.internal:9000'],
     ['WEBHOOK_TIMEOUT_SECONDS', '0'],
     ['WEBHOOK_TIMEOUT_SECONDS', '61'],
     ['WEBHOOK_POLLING_INTERVAL_MS', '5'],

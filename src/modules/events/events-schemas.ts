@@ -33,7 +33,7 @@ export const SubscriptionBody = Type.Object(
       minLength: 1,
       maxLength: 2048,
       description:
-        'https, or http to a host in WEBHOOK_ALLOWED_HOSTS. Deliveries are POSTed here; redirects are not followed.',
+        'https, or http to a host:port of WEBHOOK_ALLOWED_HOSTS (an allow-listed host on its listed ports only); no credentials, no fragment, not port 0; an IP literal must be public (IPv6 forms carrying an IPv4 address are judged by it) unless its host:port is allow-listed. Deliveries are POSTed here; redirects are not followed.',
     }),
     EventTypes,
     Description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),

@@ -1,11 +1,13 @@
 // Sends one webhook: the Standard Webhooks headers and signature (standardwebhooks), to the
-// address the SSRF guard checked, within the timeout, without following redirects.
+// address the SSRF guard checked (the URL's rules checked again first), within the timeout,
+// without following redirects. A failure's reply body is quoted only for public receivers.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { bareHost, checkedAddress, type Resolver } from './address-guard.ts';
+import { checkedAddress, showsReplyBody, type Resolver } from './address-guard.ts';
+import { webhookUrlProblem } from './webhook-url.ts';
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */
 export function newSigningSecret(): string {
@@ -26,7 +28,10 @@ export interface SendResult {
   /** The receiver's status code; undefined when no answer came. */
   status: number | undefined;
   durationMs: number;
-  /** Why it failed (no answer, a refused address, a status other than 2xx); undefined on success. */
+  /**
+   * Why it failed (no answer, a refused URL or address, a status other than 2xx, with the start
+   * of the reply's body for public receivers only); undefined on success.
+   */
   error: string | undefined;
 }
 
@@ -41,19 +46,23 @@ export interface SendOptions {
   resolve: Resolver;
 }
 
-/** Keeps at most this much of an error answer's body for the delivery log. */
+/** Keeps at most this much of a public receiver's error answer's body for the delivery log. */
 const ERROR_BODY_BYTES = 256;
 
 export async function sendWebhook(options: SendOptions): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const problem = webhookUrlProblem(options.url, options.allowedHosts);
+  if (problem) return { status: undefined, durationMs: elapsed(), error: problem };
   const url = new URL(options.url);
   let address: LookupAddress;
   try {
-    address = await checkedAddress(bareHost(url), options.allowedHosts, options.resolve);
+    address = await checkedAddress(url, options.allowedHosts, options.resolve);
   } catch (error) {
     return { status: undefined, durationMs: elapsed(), error: (error as Error).message };
   }
+  // An allow-listed (internal) receiver's reply is never shown: its status only.
+  const keepBody = showsReplyBody(url, options.allowedHosts, address.address);
   const body = Buffer.from(options.payload, 'utf8');
   const headers = {
     'content-type': 'application/json',
@@ -98,7 +107,7 @@ export async function sendWebhook(options: SendOptions): Promise<SendResult> {
         const kept: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
-          if (!ok && size < ERROR_BODY_BYTES) kept.push(chunk);
+          if (!ok && keepBody && size < ERROR_BODY_BYTES) kept.push(chunk);
           size += chunk.length;
         });
         res.on('end', () => {

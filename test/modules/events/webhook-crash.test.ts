@@ -26,7 +26,7 @@ describe('a server killed during a delivery', () => {
     receiver.answerNext('hang');
     const dataDir = await migratedDataDir();
     const env = {
-      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${port}`,
       WEBHOOK_TIMEOUT_SECONDS: '2',
       WEBHOOK_POLLING_INTERVAL_MS: '50',
     };

@@ -37,7 +37,7 @@ beforeAll(async () => {
   hook = `http://127.0.0.1:${port}/hook`;
   api = await startTestApi(
     {
-      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${port}`,
       WEBHOOK_POLLING_INTERVAL_MS: '20',
       WEBHOOK_TIMEOUT_SECONDS: '1',
     },

@@ -9,9 +9,12 @@ export interface Received {
   at: number;
 }
 
-/** How to answer one request: a status, optionally after a delay; 'hang' never answers. */
+/** How to answer one request: a status, optionally after a delay or with a body; 'hang' never
+ *  answers. Without a body, a status of 300 or more answers `status {status}`. */
 export type Answer =
-  number | { status: number; delayMs?: number; headers?: Record<string, string> } | 'hang';
+  | number
+  | { status: number; delayMs?: number; headers?: Record<string, string>; body?: string }
+  | 'hang';
 
 export class WebhookReceiver {
   readonly received: Received[] = [];
@@ -38,11 +41,9 @@ export class WebhookReceiver {
           status,
           delayMs = 0,
           headers = {},
+          body = status >= 300 ? `status ${status}` : '',
         } = typeof answer === 'number' ? { status: answer } : answer;
-        setTimeout(
-          () => res.writeHead(status, headers).end(status >= 300 ? `status ${status}` : ''),
-          delayMs,
-        );
+        setTimeout(() => res.writeHead(status, headers).end(body), delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -23,7 +23,7 @@ let other: TestTenant;
 const URL_ = 'https://hooks.example.com/omni';
 
 beforeAll(async () => {
-  api = await startTestApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal' });
+  api = await startTestApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal:9000' });
   acme = await api.createTenant('acme');
   other = await api.createTenant('other');
 });
