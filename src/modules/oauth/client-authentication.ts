@@ -3,7 +3,8 @@
 // for a short, growing time (at most a minute), while the rightful client from elsewhere is not.
 // Attempts of one client id from one source take turns (a transaction-scoped advisory lock), so
 // guesses sent in parallel are counted one after the other, and those past the limit are refused
-// without their secret being tried.
+// without their secret being tried. A client id is counted under its canonical (lowercase) form,
+// so spelling an ApplicationId in other cases does not buy more tries.
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { oauthErrors } from './oauth-errors.ts';
 import { secretMatches, hashSecret } from './secrets.ts';
@@ -62,7 +63,10 @@ export class ClientAuthentication {
     source: string,
     challenge: boolean,
   ): Promise<AuthenticatedClient> {
-    const key = clientId.slice(0, 200);
+    // Failures are counted per app: under its canonical id (lowercase), however the client spelt
+    // it, since the app lookup ignores case. Other text names no app and is counted as sent.
+    const canonical = UUID_PATTERN.test(clientId);
+    const key = canonical ? clientId.toLowerCase() : clientId.slice(0, 200);
     const outcome = await this.database.rawTransaction(async (sql) => {
       await sql.query(TURN, [String(tenantId), key, source]);
       const [failures] = await sql.query<{ retryAfter: number | null }>(LOCK_STATE, [
@@ -71,9 +75,7 @@ export class ClientAuthentication {
         source,
       ]);
       if (failures?.retryAfter) return { retryAfter: failures.retryAfter };
-      const [app] = UUID_PATTERN.test(clientId)
-        ? await sql.query<AppRow>(APP, [tenantId, clientId.toLowerCase()])
-        : [];
+      const [app] = canonical ? await sql.query<AppRow>(APP, [tenantId, key]) : [];
       const matches = secretMatches(secret, app?.secretHash ?? DUMMY_HASH);
       if (!app || !matches) {
         await sql.query(RECORD_FAILURE, [tenantId, key, source]);

@@ -14,6 +14,20 @@ import {
 
 useTokenEndpointApi();
 
+/** `count` distinct spellings of a uuid: its letters upper- or lowercased by the bits of an index. */
+function caseSpellings(id: string, count: number): string[] {
+  const spellings: string[] = [];
+  for (let mask = 1; spellings.length < count; mask++) {
+    let letter = 0;
+    spellings.push(
+      [...id]
+        .map((c) => (/[a-f]/.test(c) ? ((mask >> (letter++ % 3)) & 1 ? c.toUpperCase() : c) : c))
+        .join(''),
+    );
+  }
+  return spellings;
+}
+
 describe('POST /oauth/token: throttling failed client authentication', () => {
   it('locks a client id after 5 wrong secrets from one source, even for the right secret, with Retry-After', async () => {
     const app = await createApp(api, acme, 3, 'Throttled');
@@ -55,6 +69,45 @@ describe('POST /oauth/token: throttling failed client authentication', () => {
       (await oauthRequest(api, acme, { form: CLIENT_CREDENTIALS, authorization: basic(apps[1]!) }))
         .statusCode,
     ).toBe(200);
+  });
+
+  it('counts the failures of one app under every spelling of its id (the lookup ignores case)', async () => {
+    // An ApplicationId with at least three letters has at least eight spellings.
+    let app = await createApp(api, acme, 3, 'Case-throttled');
+    while ((app.ApplicationId.match(/[a-f]/g) ?? []).length < 3)
+      app = await createApp(api, acme, 3, 'Case-throttled');
+    const spellings = caseSpellings(app.ApplicationId, 7);
+    expect(new Set(spellings).size).toBe(7);
+    const source = '10.6.6.6';
+    // Five wrong secrets, each under another spelling of the one client id (HTTP Basic and form).
+    for (const [i, spelling] of spellings.slice(0, 5).entries()) {
+      const attempt =
+        i % 2 === 0
+          ? { form: CLIENT_CREDENTIALS, authorization: basicAuth(spelling, 'guess') }
+          : { form: { ...CLIENT_CREDENTIALS, client_id: spelling, client_secret: 'guess' } };
+      oauthError(
+        await oauthRequest(api, acme, { ...attempt, remoteAddress: source }),
+        401,
+        'invalid_client',
+      );
+    }
+    // The right secret under yet another spelling is refused: the app is locked for this source.
+    const locked = await oauthRequest(api, acme, {
+      form: CLIENT_CREDENTIALS,
+      authorization: basicAuth(spellings[5]!, app.ApplicationSecret),
+      remoteAddress: source,
+    });
+    oauthError(locked, 429, 'slow_down');
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const form = await oauthRequest(api, acme, {
+      form: {
+        ...CLIENT_CREDENTIALS,
+        client_id: spellings[6]!,
+        client_secret: app.ApplicationSecret,
+      },
+      remoteAddress: source,
+    });
+    oauthError(form, 429, 'slow_down');
   });
 
   it('locks unknown client ids too', async () => {
