@@ -4,9 +4,14 @@
 //   - per client address: 20 failures within 15 minutes lock the address for 15 minutes.
 // Unknown usernames are counted and locked like known ones, and a locked sign-in is refused
 // whatever password it brings, so neither the answer nor its timing tells whether a username
-// exists or whether the password was right. Attempts for one username take turns (an advisory
-// lock), so guesses sent in parallel are counted one after the other.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+// exists or whether the password was right.
+// Counting is atomic: before its password is checked, an attempt claims a slot of its username's
+// count and then of its address's, each in one statement (an upsert that refuses a locked row and
+// locks the row it fills up). So N attempts sent at once, on any number of instances, never check
+// more passwords than the limits allow. A wrong password keeps its slots (they are the failures);
+// a right one gives its address slot back and clears its username's count; an attempt refused at
+// the address gives its username slot back. No connection is held while the password is hashed.
+import type { DatabaseHandle } from '../../db/database.ts';
 import type { MemberGrant } from './member-service.ts';
 import { passwordMatches } from './passwords.ts';
 import { permissionsOf } from './roles.ts';
@@ -21,7 +26,7 @@ export type SignInOutcome =
   | { refused: 'invalid' }
   | { refused: 'locked'; retryAfterSeconds: number };
 
-const TURN = `select pg_advisory_xact_lock(hashtextextended($1 || '/signin/' || $2, 13))`;
+type Kind = 'username' | 'address';
 
 const LOCKS = `select max(ceil(extract(epoch from (locked_until - now()))))::int as "retryAfter"
   from member_signin_failures
@@ -32,17 +37,45 @@ const MEMBER = `select id, username, security_version as version, roles, passwor
     must_change_password as "mustChange"
   from members where tenant_id = $1 and username = $2`;
 
-// Failures older than the window start a new count; reaching the limit locks for LOCK_SECONDS.
-const RECORD_FAILURE = `
-  insert into member_signin_failures as f (tenant_id, kind, key, failures, locked_until)
-  values ($1, $2, $3, 1, case when $4::int <= 1 then now() + make_interval(secs => ${LOCK_SECONDS}) end)
+// A new count starts when the window of the last one is over, when its lock has ended, or when
+// every slot of it was given back.
+const NEW_COUNT = `(f.failures <= 0 or f.locked_until <= now()
+    or f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}))`;
+
+// Claims one slot ($4 = the limit): no row is returned when the key is locked. The slot that
+// fills the count up locks it at once, so that attempts running beside it are refused; if that
+// attempt then succeeds, it gives the slot back and the lock goes with it. "window" names the
+// count the slot belongs to (its first_failed_at, exactly), so that a slot is never given back
+// to a later count.
+const CLAIM = `
+  insert into member_signin_failures as f (tenant_id, kind, key, failures, first_failed_at, locked_until)
+  values ($1, $2, $3, 1, now(), case when $4::int <= 1 then now() + make_interval(secs => ${LOCK_SECONDS}) end)
   on conflict (tenant_id, kind, key) do update set
-    failures = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then 1 else f.failures + 1 end,
-    first_failed_at = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then now() else f.first_failed_at end,
-    locked_until = case
-      when f.first_failed_at >= now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) and f.failures + 1 >= $4::int
-      then now() + make_interval(secs => ${LOCK_SECONDS})
-      else null end`;
+    failures = case when ${NEW_COUNT} then 1 else f.failures + 1 end,
+    first_failed_at = case when ${NEW_COUNT} then now() else f.first_failed_at end,
+    locked_until = case when (case when ${NEW_COUNT} then 1 else f.failures + 1 end) >= $4::int
+      then now() + make_interval(secs => ${LOCK_SECONDS}) end
+  where f.locked_until is null or f.locked_until <= now()
+  returning extract(epoch from f.first_failed_at)::text as "window"`;
+
+// Gives a claimed slot back (an attempt that was not a wrong password): one failure less, and no
+// lock once the count is under the limit ($5) again.
+const GIVE_BACK = `
+  update member_signin_failures set
+    failures = failures - 1,
+    locked_until = case when failures - 1 < $5::int then null else locked_until end
+  where tenant_id = $1 and kind = $2 and key = $3 and failures > 0
+    and extract(epoch from first_failed_at) = $4::numeric`;
+
+// A right password: the username's count is cleared and the address's slot given back.
+const SIGNED_IN = `
+  with cleared as (
+    delete from member_signin_failures where tenant_id = $1 and kind = 'username' and key = $2)
+  update member_signin_failures set
+    failures = failures - 1,
+    locked_until = case when failures - 1 < ${ADDRESS_FAILURES} then null else locked_until end
+  where tenant_id = $1 and kind = 'address' and key = $3 and failures > 0
+    and extract(epoch from first_failed_at) = $4::numeric`;
 
 interface MemberRow {
   id: string;
@@ -53,10 +86,15 @@ interface MemberRow {
   mustChange: boolean;
 }
 
+/** How a password is checked against a member's hash (replaced in tests to count the checks). */
+export type PasswordCheck = (password: string, storedHash?: string) => Promise<boolean>;
+
 export class MemberSignIn {
   private readonly db: DatabaseHandle;
-  constructor(db: DatabaseHandle) {
+  private readonly passwordMatches: PasswordCheck;
+  constructor(db: DatabaseHandle, check: PasswordCheck = passwordMatches) {
     this.db = db;
+    this.passwordMatches = check;
   }
 
   async signIn(
@@ -66,45 +104,85 @@ export class MemberSignIn {
     address: string,
   ): Promise<SignInOutcome> {
     const key = username.toLowerCase().slice(0, 200);
-    return this.db.rawTransaction(async (sql) => {
-      await sql.query(TURN, [String(tenantId), key]);
-      const [lock] = await sql.query<{ retryAfter: number | null }>(LOCKS, [
+    const usernameSlot = await this.claim(tenantId, 'username', key, USERNAME_FAILURES);
+    if (usernameSlot === undefined) return this.locked(tenantId, key, address);
+    const addressSlot = await this.claim(tenantId, 'address', address, ADDRESS_FAILURES);
+    if (addressSlot === undefined) {
+      await this.giveBack(tenantId, 'username', key, usernameSlot, USERNAME_FAILURES);
+      return this.locked(tenantId, key, address);
+    }
+
+    let member: MemberRow | undefined;
+    let matches: boolean;
+    try {
+      [member] = await this.db.prepared<MemberRow>('members_signin_member', MEMBER, [
         tenantId,
         key,
-        address,
       ]);
-      if (lock?.retryAfter) return { refused: 'locked', retryAfterSeconds: lock.retryAfter };
-      const [member] = await sql.query<MemberRow>(MEMBER, [tenantId, key]);
-      if (!(await passwordMatches(password, member?.hash))) {
-        await this.recordFailure(sql, tenantId, key, address);
-        return { refused: 'invalid' };
-      }
-      await sql.query(
-        `delete from member_signin_failures where tenant_id = $1 and kind = 'username' and key = $2`,
-        [tenantId, key],
-      );
-      const { id, version, roles, mustChange } = member!;
-      return {
-        member: {
-          id,
-          username: member!.username,
-          version,
-          roles,
-          permissions: permissionsOf(roles),
-        },
-        mustChangePassword: mustChange,
-      };
-    });
+      matches = await this.passwordMatches(password, member?.hash);
+    } catch (error) {
+      // Not a wrong password (the database or the hashing failed): the slots go back.
+      await Promise.allSettled([
+        this.giveBack(tenantId, 'username', key, usernameSlot, USERNAME_FAILURES),
+        this.giveBack(tenantId, 'address', address, addressSlot, ADDRESS_FAILURES),
+      ]);
+      throw error;
+    }
+    if (!matches || !member) return { refused: 'invalid' };
+
+    await this.db.prepared('members_signin_succeeded', SIGNED_IN, [
+      tenantId,
+      key,
+      address,
+      addressSlot,
+    ]);
+    const { id, version, roles, mustChange } = member;
+    return {
+      member: { id, username: member.username, version, roles, permissions: permissionsOf(roles) },
+      mustChangePassword: mustChange,
+    };
   }
 
-  private async recordFailure(
-    sql: RawSql,
+  /** Claims a slot of a count; answers the count's window, or undefined when it is locked. */
+  private async claim(
     tenantId: number,
-    username: string,
-    address: string,
+    kind: Kind,
+    key: string,
+    limit: number,
+  ): Promise<string | undefined> {
+    const [row] = await this.db.prepared<{ window: string }>('members_signin_claim', CLAIM, [
+      tenantId,
+      kind,
+      key,
+      limit,
+    ]);
+    return row?.window;
+  }
+
+  private async giveBack(
+    tenantId: number,
+    kind: Kind,
+    key: string,
+    window: string,
+    limit: number,
   ): Promise<void> {
-    await sql.query(RECORD_FAILURE, [tenantId, 'username', username, USERNAME_FAILURES]);
-    await sql.query(RECORD_FAILURE, [tenantId, 'address', address, ADDRESS_FAILURES]);
+    await this.db.prepared('members_signin_give_back', GIVE_BACK, [
+      tenantId,
+      kind,
+      key,
+      window,
+      limit,
+    ]);
+  }
+
+  private async locked(tenantId: number, key: string, address: string): Promise<SignInOutcome> {
+    const [lock] = await this.db.query<{ retryAfter: number | null }>(LOCKS, [
+      tenantId,
+      key,
+      address,
+    ]);
+    // A lock that ended in between: the client may try again at once (Retry-After: 1).
+    return { refused: 'locked', retryAfterSeconds: Math.max(1, lock?.retryAfter ?? 1) };
   }
 
   /** Removes counts whose window is over and whose lock has ended (a scheduled job). */
