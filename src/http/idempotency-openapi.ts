@@ -19,7 +19,8 @@ const HEADER = {
     'structured-field string. The same key with the same request within the key lifetime ' +
     '(24 h by default) answers the stored status, headers and body without running again ' +
     '(with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the ' +
-    'first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and app. 5xx answers ' +
+    'first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, ' +
+    'or the console member of a member token). 5xx answers ' +
     'are not stored. A malformed key is 400 InvalidIdempotencyKey.',
 };
 

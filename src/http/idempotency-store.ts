@@ -1,13 +1,21 @@
-// The SQL of idempotency keys (table idempotency_keys, migration 0110). Each call is one
+// The SQL of idempotency keys. Keys belong to the caller within its tenant: an app's keys live in
+// idempotency_keys (migration 0110), a console member's in member_idempotency_keys (migration
+// 0170), each table keyed by (tenant, owner, key) and removed with its owner. Each call is one
 // statement in its own transaction, so that a claim is visible to every instance at once and
 // never waits for the request it guards.
 import { randomUUID } from 'node:crypto';
 import type { RawSql } from '../db/database.ts';
 
+/** Whose keys: an app (a token's ApplicationId) or a console member (a member token's member). */
+export interface KeyOwner {
+  kind: 'app' | 'member';
+  id: string;
+}
+
 /** One request's hold on a key, from its claim until its answer is stored or released. */
 export interface KeyClaim {
   tenantId: number;
-  appId: string;
+  owner: KeyOwner;
   key: string;
   claim: string;
 }
@@ -44,40 +52,59 @@ interface KeyRow {
   body: Uint8Array | null;
 }
 
-const CLAIM = `
-  insert into idempotency_keys as k
-         (tenant_id, app_id, key, fingerprint, claim, locked_until, expires_at)
+interface OwnerStatements {
+  claim: string;
+  find: string;
+  complete: string;
+  release: string;
+  prune: string;
+}
+
+const PRUNE_BATCH = 10_000;
+
+/** The statements of one owner kind's table ($2 is always the owner's id). */
+function statementsFor(table: string, owner: string): OwnerStatements {
+  return {
+    claim: `
+  insert into ${table} as k
+         (tenant_id, ${owner}, key, fingerprint, claim, locked_until, expires_at)
   values ($1, $2, $3, $4, $5, now() + make_interval(secs => $6), now() + make_interval(secs => $7))
-  on conflict (tenant_id, app_id, key) do update
+  on conflict (tenant_id, ${owner}, key) do update
      set fingerprint = excluded.fingerprint, claim = excluded.claim,
          locked_until = excluded.locked_until, expires_at = excluded.expires_at,
          created_at = now(), status_code = null, headers = null, body = null
    where k.expires_at <= now()
       or (k.status_code is null and k.locked_until <= now() and k.fingerprint = excluded.fingerprint)
-  returning 1 as claimed`;
-
-const FIND = `
+  returning 1 as claimed`,
+    find: `
   select fingerprint, status_code, headers, body
-    from idempotency_keys
-   where tenant_id = $1 and app_id = $2 and key = $3 and expires_at > now()`;
-
-const COMPLETE = `
-  update idempotency_keys
+    from ${table}
+   where tenant_id = $1 and ${owner} = $2 and key = $3 and expires_at > now()`,
+    complete: `
+  update ${table}
      set status_code = $5, headers = $6::text::jsonb, body = $7, locked_until = null
-   where tenant_id = $1 and app_id = $2 and key = $3 and claim = $4`;
-
-const RELEASE = `
-  delete from idempotency_keys
-   where tenant_id = $1 and app_id = $2 and key = $3 and claim = $4`;
-
-const PRUNE_BATCH = 10_000;
-const PRUNE = `
+   where tenant_id = $1 and ${owner} = $2 and key = $3 and claim = $4`,
+    release: `
+  delete from ${table}
+   where tenant_id = $1 and ${owner} = $2 and key = $3 and claim = $4`,
+    prune: `
   with gone as (
-    delete from idempotency_keys
-     where (tenant_id, app_id, key) in (
-       select tenant_id, app_id, key from idempotency_keys where expires_at < now() limit ${PRUNE_BATCH})
+    delete from ${table}
+     where (tenant_id, ${owner}, key) in (
+       select tenant_id, ${owner}, key from ${table} where expires_at < now() limit ${PRUNE_BATCH})
     returning 1)
-  select count(*)::int as n from gone`;
+  select count(*)::int as n from gone`,
+  };
+}
+
+const STATEMENTS: Record<KeyOwner['kind'], OwnerStatements> = {
+  app: statementsFor('idempotency_keys', 'app_id'),
+  member: statementsFor('member_idempotency_keys', 'member_id'),
+};
+
+/** Prepared-statement names: the app's keep their names of before, the member's their own. */
+const statementName = (kind: KeyOwner['kind'], statement: string) =>
+  kind === 'app' ? `idempotency_${statement}` : `idempotency_member_${statement}`;
 
 /** A row that vanishes between a refused claim and its read (released, expired) is claimed again. */
 const CLAIM_ATTEMPTS = 3;
@@ -94,22 +121,27 @@ export class IdempotencyStore {
   /** Claims the key for this request, or tells what the request under it answered or does. */
   async claim(
     tenantId: number,
-    appId: string,
+    owner: KeyOwner,
     key: string,
     fingerprint: string,
   ): Promise<ClaimOutcome> {
-    const scope = [tenantId, appId, key];
+    const sql = STATEMENTS[owner.kind];
+    const scope = [tenantId, owner.id, key];
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const claim = randomUUID();
-      const claimed = await this.sql.prepared('idempotency_claim', CLAIM, [
+      const claimed = await this.sql.prepared(statementName(owner.kind, 'claim'), sql.claim, [
         ...scope,
         fingerprint,
         claim,
         this.settings.leaseSeconds,
         this.settings.ttlSeconds,
       ]);
-      if (claimed.length === 1) return { kind: 'claimed', claim: { tenantId, appId, key, claim } };
-      const [row] = await this.sql.prepared<KeyRow>('idempotency_find', FIND, scope);
+      if (claimed.length === 1) return { kind: 'claimed', claim: { tenantId, owner, key, claim } };
+      const [row] = await this.sql.prepared<KeyRow>(
+        statementName(owner.kind, 'find'),
+        sql.find,
+        scope,
+      );
       if (!row) continue;
       if (row.fingerprint !== fingerprint) return { kind: 'reused' };
       if (row.status_code === null) return { kind: 'running' };
@@ -127,9 +159,10 @@ export class IdempotencyStore {
 
   /** Stores the answer of the request holding the claim (no-op if another took the key over). */
   async complete(claim: KeyClaim, answer: StoredAnswer): Promise<void> {
-    await this.sql.prepared('idempotency_complete', COMPLETE, [
+    const { kind } = claim.owner;
+    await this.sql.prepared(statementName(kind, 'complete'), STATEMENTS[kind].complete, [
       claim.tenantId,
-      claim.appId,
+      claim.owner.id,
       claim.key,
       claim.claim,
       answer.statusCode,
@@ -140,21 +173,25 @@ export class IdempotencyStore {
 
   /** Frees the key without an answer: the next request under it runs afresh. */
   async release(claim: KeyClaim): Promise<void> {
-    await this.sql.prepared('idempotency_release', RELEASE, [
+    const { kind } = claim.owner;
+    await this.sql.prepared(statementName(kind, 'release'), STATEMENTS[kind].release, [
       claim.tenantId,
-      claim.appId,
+      claim.owner.id,
       claim.key,
       claim.claim,
     ]);
   }
 
-  /** Deletes the keys past their expiry, in batches; answers how many went. */
+  /** Deletes the keys past their expiry (apps' and members'), in batches; answers how many went. */
   async prune(): Promise<number> {
     let total = 0;
-    for (;;) {
-      const [row] = await this.sql.query<{ n: number }>(PRUNE);
-      total += row!.n;
-      if (row!.n < PRUNE_BATCH) return total;
+    for (const { prune } of Object.values(STATEMENTS)) {
+      for (;;) {
+        const [row] = await this.sql.query<{ n: number }>(prune);
+        total += row!.n;
+        if (row!.n < PRUNE_BATCH) break;
+      }
     }
+    return total;
   }
 }

@@ -2,14 +2,17 @@
 // that carries `Idempotency-Key` runs once per key; a retry with the same key and the same
 // request gets the stored answer (status, the headers below, body bytes) without running again.
 // The same key with another request is 422; while the first request still runs, 409. Keys belong
-// to the calling app of a tenant (the token's principal), so routes without a token (/oauth/*)
-// ignore the header. Requests refused before their handler ran (token, scope, rate limit, schema
-// validation) claim nothing; 5xx answers are not stored (the key is freed, so a retry can run).
+// to the caller within its tenant, the token's principal: the app of an app's token, the member of
+// a console member's token (never the console client all members share). Routes without a token
+// (/oauth/*) ignore the header. Requests refused before their handler ran (token, scope, rate
+// limit, schema validation) claim nothing; 5xx answers are not stored (the key is freed, so a
+// retry can run).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey } from './idempotency-key.ts';
-import type { IdempotencyStore, KeyClaim, StoredAnswer } from './idempotency-store.ts';
+import type { Principal } from './authentication.ts';
+import type { IdempotencyStore, KeyClaim, KeyOwner, StoredAnswer } from './idempotency-store.ts';
 
 /** Sent on every answer that is a stored one (Stripe's name). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -71,6 +74,13 @@ export function requestFingerprint(request: FastifyRequest): string {
   return hash.digest('base64url');
 }
 
+/** Whose keys a request's are: its member's for a member token, else its app's. */
+export function keyOwner(principal: Principal): KeyOwner {
+  return principal.memberId !== undefined
+    ? { kind: 'member', id: principal.memberId }
+    : { kind: 'app', id: principal.appId };
+}
+
 function payloadBytes(payload: unknown): Buffer | undefined {
   if (payload === null || payload === undefined) return Buffer.alloc(0);
   if (typeof payload === 'string') return Buffer.from(payload);
@@ -113,20 +123,26 @@ export function registerIdempotency(app: FastifyInstance, store: IdempotencyStor
     } catch (error) {
       return done(error as Error);
     }
-    const { tenantId, appId } = request.principal;
-    store.claim(tenantId, appId, key, requestFingerprint(request)).then((outcome) => {
-      switch (outcome.kind) {
-        case 'claimed':
-          request.idempotencyClaim = outcome.claim;
-          return done();
-        case 'replay':
-          return replay(request, reply, outcome.answer);
-        case 'reused':
-          return done(keyReused());
-        case 'running':
-          return done(keyInUse());
-      }
-    }, done);
+    store
+      .claim(
+        request.principal.tenantId,
+        keyOwner(request.principal),
+        key,
+        requestFingerprint(request),
+      )
+      .then((outcome) => {
+        switch (outcome.kind) {
+          case 'claimed':
+            request.idempotencyClaim = outcome.claim;
+            return done();
+          case 'replay':
+            return replay(request, reply, outcome.answer);
+          case 'reused':
+            return done(keyReused());
+          case 'running':
+            return done(keyInUse());
+        }
+      }, done);
   });
 
   // The answer is stored before it leaves: a retry that follows it at once finds it stored.
