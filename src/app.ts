@@ -103,6 +103,8 @@ export function createServices(
   const jobs = new JobQueue(database, {
     pollingIntervalSeconds: config.jobPollingIntervalSeconds,
     maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
+    crashLimit: config.jobCrashLimit,
+    heartbeatSeconds: config.jobHeartbeatSeconds,
   });
   const context: ModuleContext = {
     config,

@@ -1,9 +1,11 @@
 // The durable job queue (pg-boss) on the server's own database: jobs survive restarts and run
-// once across instances. Modules register their queues and handlers before start.
+// once across instances. Modules register their queues and handlers before start. Every run is
+// recorded (job-runs.ts): a job whose runs end their process JOB_CRASH_LIMIT times is given up.
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../db/database.ts';
 import { JOB_SCHEMA } from './job-schema.ts';
+import { JobRuns, type JobRunsOptions } from './job-runs.ts';
 import { bossDb } from './pglite-boss-adapter.ts';
 
 export interface QueueDefinition<Data extends object> {
@@ -23,24 +25,37 @@ export interface QueueDefinition<Data extends object> {
    * instances (pg-boss's scheduler); its data is `{}`.
    */
   cron?: string;
+  /**
+   * What one job is across the pg-boss jobs sent for it (a module that sends a job again to
+   * resume its work names the work here); its runs' crashes are counted per key. Default: the
+   * pg-boss job's id.
+   */
+  runKey?: (data: Data) => string;
+  /** Marks the module's own record of the job failed, with the reason, when the job is given up. */
+  poisoned?: (data: Data, reason: string) => Promise<void>;
 }
 
-export interface JobQueueOptions {
+export interface JobQueueOptions extends JobRunsOptions {
   /** How often an idle worker looks for jobs, and how often expired jobs are detected. */
   pollingIntervalSeconds: number;
   maintenanceIntervalSeconds: number;
 }
 
+/** A job that was not run: given up (poisoned), or another run of it is alive (tried again). */
+export class JobNotRunError extends Error {}
+
 export class JobQueue {
   private readonly database: DatabaseHandle;
   private readonly options: JobQueueOptions;
   private readonly queues: QueueDefinition<object>[] = [];
+  private readonly runs: JobRuns;
   private boss: PgBoss | undefined;
   private log: FastifyBaseLogger | undefined;
 
   constructor(database: DatabaseHandle, options: JobQueueOptions) {
     this.database = database;
     this.options = options;
+    this.runs = new JobRuns(database, options);
   }
 
   define<Data extends object>(queue: QueueDefinition<Data>): void {
@@ -69,6 +84,7 @@ export class JobQueue {
     boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
     await boss.start();
     await this.createQueues(boss);
+    await this.runs.countOrphanedRuns();
     for (const queue of this.queues) {
       if (queue.cron) await boss.schedule(queue.name, queue.cron, {}, { tz: 'UTC' });
     }
@@ -89,7 +105,7 @@ export class JobQueue {
       async (jobs) => {
         for (const job of jobs) {
           const meta = job as unknown as { retryCount: number; retryLimit: number };
-          await queue.handler(job.data, {
+          await this.run(queue, job.data, {
             id: job.id,
             retryCount: meta.retryCount,
             retryLimit: meta.retryLimit,
@@ -97,6 +113,44 @@ export class JobQueue {
         }
       },
     );
+  }
+
+  /** Runs one job under its run record; a given-up job fails for good without running. */
+  private async run(
+    queue: QueueDefinition<object>,
+    data: object,
+    job: { id: string; retryCount: number; retryLimit: number },
+  ): Promise<void> {
+    const key = queue.runKey?.(data) ?? job.id;
+    const start = await this.runs.begin(queue.name, key);
+    if (start.state === 'busy') {
+      // pg-boss tries it again after its retry delay, when the live run may have ended.
+      throw new JobNotRunError(`Another run of ${queue.name} ${key} is under way.`);
+    }
+    if (start.state === 'poisoned') {
+      this.log?.error({ queue: queue.name, job: job.id, key, crashes: start.crashes }, start.reason);
+      await queue.poisoned?.(data, start.reason);
+      // Failed with the reason, with no retry left.
+      await this.database.query(
+        `update ${JOB_SCHEMA}.job set retry_limit = retry_count where name = $1 and id = $2`,
+        [queue.name, job.id],
+      );
+      throw new JobNotRunError(start.reason);
+    }
+    if (start.run.crashes > 0)
+      this.log?.warn(
+        { queue: queue.name, job: job.id, key, crashes: start.run.crashes },
+        'job runs again after runs that ended their process',
+      );
+    try {
+      await queue.handler(data, job);
+    } finally {
+      await start.run
+        .finish()
+        .catch((error: unknown) =>
+          this.log?.warn({ err: error, queue: queue.name, key }, 'could not end the run record'),
+        );
+    }
   }
 
   /**

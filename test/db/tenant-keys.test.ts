@@ -20,6 +20,8 @@ const GLOBAL_TABLES = [
   'analytics_secrets',
   // Content-addressed blobs (sha256): one copy of equal bytes whichever tenants' assets hold them.
   'storage_blobs',
+  // Durable jobs' runs and crash counts, keyed by queue and job (the key names the tenant).
+  'job_runs',
 ];
 
 let database: TestDatabase;

@@ -25,6 +25,8 @@ describe.skipIf(!onPostgres)('a cron queue declared by two instances', () => {
       const queue = new JobQueue(handle, {
         pollingIntervalSeconds: 1,
         maintenanceIntervalSeconds: 30,
+        crashLimit: 3,
+        heartbeatSeconds: 15,
       });
       queue.define({
         name: 'test.every-minute',

@@ -9,6 +9,7 @@ import { categoryRoutes } from './categories/category-routes.ts';
 import { CategoryTreeItem } from './categories/category-schemas.ts';
 import { CategoryService } from './categories/category-service.ts';
 import type { CatalogFiles } from './catalog-files.ts';
+import { giveUpJob } from './job-lease.ts';
 import { exportRoutes } from './exports/export-routes.ts';
 import { EXPORT_QUEUE, ExportService } from './exports/export-service.ts';
 import { importRoutes } from './imports/import-routes.ts';
@@ -53,6 +54,7 @@ export function createCatalogModule(
   const imports = new ImportService(db, needs.files, context.jobs, {
     leaseSeconds,
     maxBytes: context.config.importMaxBytes,
+    maxRecordBytes: context.config.importMaxRecordBytes,
   });
   const exports = new ExportService(db, needs.files, context.jobs, leaseSeconds);
   let sweeper: NodeJS.Timeout | undefined;
@@ -100,6 +102,11 @@ export function createCatalogModule(
         name: IMPORT_QUEUE,
         handler: async (data: { tenantId: number; importId: number }) =>
           imports.run(data.tenantId, data.importId),
+        // The sweeper sends an import again to resume it: its crashes count per import.
+        runKey: (data: { tenantId: number; importId: number }) =>
+          `${data.tenantId}:import:${data.importId}`,
+        poisoned: (data: { tenantId: number; importId: number }, reason) =>
+          giveUpJob(db, 'catalog_imports', data.tenantId, data.importId, reason),
         retryLimit: 3,
         retryDelaySeconds: 5,
         // A long import runs for hours; its lease, not pg-boss's expiry, tells whether it died.
@@ -110,6 +117,10 @@ export function createCatalogModule(
         name: EXPORT_QUEUE,
         handler: async (data: { tenantId: number; exportId: number }) =>
           exports.run(data.tenantId, data.exportId),
+        runKey: (data: { tenantId: number; exportId: number }) =>
+          `${data.tenantId}:export:${data.exportId}`,
+        poisoned: (data: { tenantId: number; exportId: number }, reason) =>
+          giveUpJob(db, 'catalog_exports', data.tenantId, data.exportId, reason),
         retryLimit: 3,
         retryDelaySeconds: 5,
         expireInSeconds: 23 * 3600,

@@ -94,3 +94,18 @@ export async function orphanedJobs(
     [leaseSeconds],
   );
 }
+
+/** Fails an unfinished job for good (its runs kept ending their process), whoever holds it. */
+export async function giveUpJob(
+  db: DatabaseHandle,
+  table: string,
+  tenantId: number,
+  id: number,
+  reason: string,
+): Promise<void> {
+  await db.query(
+    `update ${table} set state = 'Failed', error = $3, finished_at = now(), lease_token = null, lease_until = null
+      where tenant_id = $1 and id = $2 and state in ('Queued', 'Running')`,
+    [tenantId, id, reason],
+  );
+}

@@ -13,7 +13,9 @@
 //    disableAfterMs is disabled and its owner told through the outbox.
 //
 // A sender killed mid-delivery leaves its lease to expire; the delivery is then claimed again
-// (at-least-once). All times come from the injected clock.
+// (at-least-once), and the lost claim is counted: a delivery whose sends ended their process
+// crashLimit times (JOB_CRASH_LIMIT) is given up instead of being sent again, so that a poison
+// delivery cannot end every instance in turn. All times come from the injected clock.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Resolver } from './address-guard.ts';
@@ -40,6 +42,8 @@ export interface DispatcherOptions {
   timeoutMs: number;
   pollingIntervalMs: number;
   concurrency: number;
+  /** Claims lost with their sender's process after which a delivery is given up. */
+  crashLimit: number;
   log: () => FastifyBaseLogger | undefined;
 }
 
@@ -52,6 +56,8 @@ interface Claimed extends EventRow {
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   attempts: number;
+  /** Earlier claims whose lease ran out with no result: their sender's process ended. */
+  lostClaims: number;
   firstAttemptAt: Date;
   /** False when the event is no longer kept (older than the retention period). */
   eventKept: boolean;
@@ -189,7 +195,7 @@ export class Dispatcher {
          moved as (
            update webhook_subscriptions w set cursor_tx = last.tx_id, cursor_id = last.id
              from last where w.tenant_id = $1 and w.id = $2 returning 1)
-         select (select count(*)::int from scanned) + 0 * (select count(*) from queued) + 0 * (select count(*) from moved) as n`,
+         select ((select count(*) from scanned) + 0 * (select count(*) from queued) + 0 * (select count(*) from moved))::int as n`,
         [tenantId, id, now],
       );
       scanned += row?.n ?? 0;
@@ -215,6 +221,7 @@ export class Dispatcher {
           for update of d skip locked)
        update webhook_deliveries d
           set claimed_until = $3, attempts = d.attempts + 1,
+              lost_claims = d.lost_claims + case when d.claimed_until is null then 0 else 1 end,
               first_attempt_at = coalesce(d.first_attempt_at, $1), last_attempt_at = $1
          from due, webhook_subscriptions s, tenants t
         where d.tenant_id = due.tenant_id and d.id = due.id
@@ -222,7 +229,8 @@ export class Dispatcher {
         returning d.tenant_id as "tenantId", d.id::text as "deliveryId", d.subscription_id as "subscriptionId",
           s.url, s.secret, s.previous_secret as "previousSecret",
           s.previous_secret_expires_at as "previousSecretExpiresAt",
-          d.attempts, d.first_attempt_at as "firstAttemptAt", due.kept as "eventKept",
+          d.attempts, d.lost_claims as "lostClaims", d.first_attempt_at as "firstAttemptAt",
+          due.kept as "eventKept",
           d.event_tx::text as tx, d.event_id::text as seq, d.event_type as type, t.name as tenant,
           d.occurred_at as "occurredAt", d.resource, d.resource_id as "resourceId", due.data`,
       [now, limit, leaseUntil],
@@ -231,6 +239,14 @@ export class Dispatcher {
 
   private async deliver(delivery: Claimed): Promise<void> {
     const now = this.options.clock();
+    if (delivery.lostClaims >= this.options.crashLimit) {
+      const error = `Given up: its sends ended the server process ${delivery.lostClaims} times (JOB_CRASH_LIMIT ${this.options.crashLimit}); it is not sent again by itself.`;
+      this.options
+        .log()
+        ?.error({ tenantId: delivery.tenantId, deliveryId: delivery.deliveryId }, error);
+      await this.record(delivery, now, { status: undefined, durationMs: 0, error }, true);
+      return;
+    }
     if (!delivery.eventKept) {
       await this.record(
         delivery,

@@ -67,6 +67,7 @@ export function createEventsModule(
       timeoutMs,
       pollingIntervalMs: config.webhookPollingIntervalMs,
       concurrency: config.webhookConcurrency,
+      crashLimit: config.jobCrashLimit,
       log: context.log,
     },
   );

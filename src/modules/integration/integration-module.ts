@@ -74,6 +74,7 @@ export function createIntegrationModule(
       {
         name: PROVISION_QUEUE,
         handler: (data: ProvisionJob, job) => provisioning.run(data, job),
+        poisoned: (data: ProvisionJob, reason) => provisioning.giveUp(data, reason),
         retryLimit: 3,
         retryDelaySeconds: 2,
         expireInSeconds: provisioningTimeoutSeconds,

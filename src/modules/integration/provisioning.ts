@@ -109,6 +109,12 @@ export class EndpointProvisioning {
     await this.succeed(endpoint, job);
   }
 
+  /** The job was given up (its runs kept ending their process): the endpoint fails with why. */
+  async giveUp(job: ProvisionJob, reason: string): Promise<void> {
+    const endpoint = await this.pending(job);
+    if (endpoint) await this.fail(endpoint, job, reason);
+  }
+
   private async succeed(endpoint: EndpointRow, job: ProvisionJob): Promise<void> {
     await this.db.rawTransaction(async (sql) => {
       const done = await sql.query(

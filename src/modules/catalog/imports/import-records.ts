@@ -1,13 +1,17 @@
 // Streams the records of an import file, one at a time, with the line each one is on and how far
-// into the file it ends: JSONL by lines (node:readline), CSV through csv-parse. Memory stays
-// bounded by one line (the caller takes records in chunks). The CSV layout (docs/api.md): a
-// header row naming columns of the record; Prices, DynamicAttributes and Tags hold the JSON of
-// the same arrays as JSONL; an empty cell is an absent field.
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+// into the file it ends: JSONL by lines, CSV through csv-parse, both split first by
+// record-splitter.ts so that memory stays bounded by one record of at most maxRecordBytes (the
+// caller takes records in chunks). A longer record is not read: it fails alone, naming its line.
+// The CSV layout (docs/api.md): a header row naming columns of the record; Prices,
+// DynamicAttributes and Tags hold the JSON of the same arrays as JSONL; an empty cell is an
+// absent field.
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { FieldError } from '../../../http/errors.ts';
+import { restoreFormula } from '../csv-formulas.ts';
 import type { ImportFormat } from './import-schemas.ts';
+import { splitRecords, type RawRecord } from './record-splitter.ts';
 
 export interface SourceRecord {
   /** 1-based position among the file's records (blank lines are not records). */
@@ -29,24 +33,43 @@ export function readRecords(
   format: ImportFormat,
   source: Readable,
   skip: number,
+  maxRecordBytes: number,
 ): AsyncGenerator<SourceRecord> {
-  return format === 'jsonl' ? jsonlRecords(source, skip) : csvRecords(source, skip);
+  return format === 'jsonl'
+    ? jsonlRecords(source, skip, maxRecordBytes)
+    : csvRecords(source, skip, maxRecordBytes);
 }
 
-async function* jsonlRecords(source: Readable, skip: number): AsyncGenerator<SourceRecord> {
-  const lines = createInterface({ input: source, crlfDelay: Infinity });
+const overLong = (bytes: number, limit: number): FieldError[] => [
+  {
+    Field: '(line)',
+    Message: `is ${bytes} bytes long, over the ${limit} bytes a record may have (IMPORT_MAX_RECORD_BYTES); it was not read`,
+  },
+];
+
+async function* jsonlRecords(
+  source: Readable,
+  skip: number,
+  maxRecordBytes: number,
+): AsyncGenerator<SourceRecord> {
   let line = 0;
   let index = 0;
-  let bytes = 0;
-  for await (let text of lines) {
+  for await (const raw of splitRecords(source, maxRecordBytes, false)) {
     line++;
-    bytes += Buffer.byteLength(text) + 1;
+    if (raw.overLongBytes !== undefined) {
+      index++;
+      if (index > skip)
+        yield { index, line, bytes: raw.end, problems: overLong(raw.overLongBytes, maxRecordBytes) };
+      continue;
+    }
+    let text = raw.bytes.toString('utf8');
+    if (text.endsWith('\r')) text = text.slice(0, -1);
     // A byte order mark before the first record is not part of it.
     if (line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
     if (text.trim() === '') continue;
     index++;
     if (index <= skip) continue;
-    yield { index, line, bytes, ...parseJsonLine(text) };
+    yield { index, line, bytes: raw.end, ...parseJsonLine(text) };
   }
 }
 
@@ -87,18 +110,65 @@ const CSV_COLUMNS: Record<string, 'text' | 'number' | 'boolean' | 'json'> = {
 };
 export const CSV_COLUMN_NAMES = Object.keys(CSV_COLUMNS);
 
-async function* csvRecords(source: Readable, skip: number): AsyncGenerator<SourceRecord> {
-  const parser = source.pipe(
-    parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true }),
-  );
+/**
+ * The file's records again as CSV for csv-parse, an over-long one replaced by a row whose one
+ * cell is `marker` and its length, with as many line feeds (quoted) so that line numbers hold.
+ * `ends` learns, by the line each record ends on, how far into the file it ends.
+ */
+async function* csvText(
+  raws: AsyncGenerator<RawRecord>,
+  marker: string,
+  ends: Map<number, number>,
+): AsyncGenerator<Buffer> {
+  let lines = 0;
+  for await (const raw of raws) {
+    ends.set(lines + Math.max(1, raw.lineFeeds), raw.end);
+    lines += raw.lineFeeds;
+    if (raw.overLongBytes === undefined) yield Buffer.concat([raw.bytes, LINE_FEED]);
+    else {
+      const breaks = '\n'.repeat(Math.max(0, raw.lineFeeds - 1));
+      yield Buffer.from(`"${marker}${raw.overLongBytes}${breaks}"\n`);
+    }
+  }
+}
+
+const LINE_FEED = Buffer.from('\n');
+
+async function* csvRecords(
+  source: Readable,
+  skip: number,
+  maxRecordBytes: number,
+): AsyncGenerator<SourceRecord> {
+  const marker = `\u0000over-long ${randomUUID()}:`;
+  // How far into the file each record ends, in the file's own bytes (csv-parse counts the text
+  // it is given, where an over-long record is shorter), by the line it ends on.
+  const ends = new Map<number, number>();
+  const text = Readable.from(csvText(splitRecords(source, maxRecordBytes, true), marker, ends));
+  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  text.on('error', (error) => parser.destroy(error));
+  text.pipe(parser);
   let header: string[] | undefined;
   let index = 0;
+  const overLongBytes = (record: string[]) =>
+    record.length === 1 && record[0]!.startsWith(marker)
+      ? Number(record[0]!.slice(marker.length).trim())
+      : undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
       record: string[];
-      info: { lines: number; bytes: number };
+      info: { lines: number };
     }>) {
+      const bytes = ends.get(info.lines) ?? 0;
+      for (const line of ends.keys()) {
+        if (line > info.lines) break;
+        ends.delete(line);
+      }
+      const tooLong = overLongBytes(record);
       if (!header) {
+        if (tooLong !== undefined)
+          throw new ImportFileError(
+            `line ${info.lines}: the header row is ${tooLong} bytes long, over the ${maxRecordBytes} bytes a record may have (IMPORT_MAX_RECORD_BYTES)`,
+          );
         header = record.map((name) => name.trim());
         const unknown = header.filter((name) => !(name in CSV_COLUMNS));
         if (unknown.length > 0)
@@ -111,7 +181,9 @@ async function* csvRecords(source: Readable, skip: number): AsyncGenerator<Sourc
       }
       index++;
       if (index <= skip) continue;
-      yield { index, line: info.lines, bytes: info.bytes, ...csvRecord(header, record) };
+      if (tooLong !== undefined)
+        yield { index, line: info.lines, bytes, problems: overLong(tooLong, maxRecordBytes) };
+      else yield { index, line: info.lines, bytes, ...csvRecord(header, record) };
     }
   } catch (error) {
     if (error instanceof ImportFileError) throw error;
@@ -119,6 +191,8 @@ async function* csvRecords(source: Readable, skip: number): AsyncGenerator<Sourc
     throw new ImportFileError(
       `${lines !== undefined ? `line ${lines}: ` : ''}${(error as Error).message}`,
     );
+  } finally {
+    text.destroy();
   }
 }
 
@@ -138,7 +212,7 @@ function csvRecord(header: string[], cells: string[]): Pick<SourceRecord, 'value
     const cell = cells[i]!;
     if (cell === '') return;
     const kind = CSV_COLUMNS[column]!;
-    if (kind === 'text') value[column] = cell;
+    if (kind === 'text') value[column] = restoreFormula(cell);
     else if (kind === 'number')
       value[column] = /^\s*-?\d+(\.\d+)?\s*$/.test(cell) ? Number(cell) : cell;
     else if (kind === 'boolean') {

@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../../http/errors.ts';
+import { ApiError, badRequest, conflict, notFound, type FieldError } from '../../../http/errors.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { CatalogFiles } from '../catalog-files.ts';
 import { JobLease, orphanedJobs } from '../job-lease.ts';
@@ -108,6 +108,8 @@ class StopRun extends Error {
 export interface ImportServiceOptions {
   leaseSeconds: number;
   maxBytes: number;
+  /** Longest record (a JSONL line, a CSV row): a longer one fails alone, unread. */
+  maxRecordBytes: number;
 }
 
 export class ImportService {
@@ -322,7 +324,13 @@ export class ImportService {
     try {
       let chunk: ChunkRow[] = [];
       let current = row;
-      for await (const source of readRecords(row.format, stream, Number(row.records_done))) {
+      const records = readRecords(
+        row.format,
+        stream,
+        Number(row.records_done),
+        this.options.maxRecordBytes,
+      );
+      for await (const source of records) {
         chunk.push(chunkRow(source));
         if (chunk.length < CHUNK_RECORDS) continue;
         current = await this.commit(current, lease, mode, chunk);
@@ -399,7 +407,13 @@ const formatRequired = () =>
 
 function chunkRow(source: SourceRecord): ChunkRow {
   if (source.problems) return { source, problems: source.problems };
-  const problems = checkRecord(source.value!);
+  let problems: FieldError[];
+  try {
+    problems = checkRecord(source.value!);
+  } catch (error) {
+    // Whatever a record holds (a value nested past the stack, say) fails that record alone.
+    problems = [{ Field: '(line)', Message: `could not be checked: ${(error as Error).message}` }];
+  }
   return problems.length > 0
     ? { source, problems }
     : { source, record: source.value as ImportRecord, problems };
