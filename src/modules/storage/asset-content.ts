@@ -1,13 +1,14 @@
 // Serving asset bytes under AssetUrl (contract §5.4): no token, an unguessable key, ETag with 304
-// on If-None-Match, Cache-Control, and Range (206, several ranges as multipart/byteranges,
-// 416 when none is satisfiable), streamed from the blob store.
+// on If-None-Match, Cache-Control, and Range (206, several ranges as multipart/byteranges up to a
+// cap, 416 when none is satisfiable), streamed from the blob store.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 import { BlobMissingError, type BlobStore, type ByteRange } from './blob-store.ts';
+import { isAttachment, isJavaScript, isSameOriginScriptLoad } from './active-content.ts';
 import type { AssetContent } from './asset-service.ts';
-import { rangeNotSatisfiable } from './storage-errors.ts';
+import { assetNotScriptSource, rangeNotSatisfiable } from './storage-errors.ts';
 
 /** The content under a key never changes; a day keeps deleted assets from living long in caches. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=86400';
@@ -23,9 +24,20 @@ function matchesAny(header: string, etag: string): boolean {
     .some((tag) => tag === '*' || tag === etag);
 }
 
-function contentDisposition(fileName: string): string {
+/**
+ * Inline, except for active content (HTML, SVG, XML, JavaScript) and data files (CSV, NDJSON): a
+ * browser saves those instead.
+ */
+function contentDisposition(content: AssetContent): string {
+  const { fileName } = content;
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  const type = isAttachment(content.mimeType) ? 'attachment' : 'inline';
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export interface ContentOptions {
+  /** Most ranges one request may have after combining (ASSET_MAX_RANGES); more: the whole body. */
+  maxRanges: number;
 }
 
 /** Sends the asset's bytes, or a part of them, as the request's headers ask. */
@@ -34,7 +46,15 @@ export async function sendAssetContent(
   reply: FastifyReply,
   store: BlobStore,
   content: AssetContent,
+  options: ContentOptions,
 ): Promise<FastifyReply> {
+  if (isJavaScript(content.mimeType)) {
+    // The answer depends on these two headers: a browser's cache must not hand an image load's
+    // 200 to a script load of the same URL.
+    const vary = reply.getHeader('vary');
+    reply.header('Vary', `${vary ? `${String(vary)}, ` : ''}Sec-Fetch-Site, Sec-Fetch-Dest`);
+    if (isSameOriginScriptLoad(request.headers)) throw assetNotScriptSource();
+  }
   const etag = etagOf(content);
   // Public bytes meant for shops' own pages (<img>, <video>) on other origins.
   reply
@@ -45,7 +65,7 @@ export async function sendAssetContent(
   if (ifNoneMatch !== undefined && matchesAny(ifNoneMatch, etag)) {
     return reply.code(304).send();
   }
-  const ranges = requestedRanges(request, etag, content.size);
+  const ranges = requestedRanges(request, etag, content.size, options.maxRanges);
   const head = request.method === 'HEAD';
   // The bytes of the whole or of one range, opened before the headers that describe them.
   const single = ranges === undefined || ranges.length === 1;
@@ -57,7 +77,7 @@ export async function sendAssetContent(
     .header('Accept-Ranges', 'bytes')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-    .header('Content-Disposition', contentDisposition(content.fileName));
+    .header('Content-Disposition', contentDisposition(content));
   if (ranges === undefined) {
     reply.code(200).header('Content-Type', content.mimeType).header('Content-Length', content.size);
     return reply.send(body);
@@ -116,14 +136,15 @@ async function open(
 }
 
 /**
- * The ranges to send, undefined for the whole body (no Range, a Range that is not bytes or not
- * well-formed, which RFC 9110 says to ignore, or an If-Range that no longer matches); 416 when
- * none of them is in the body.
+ * The ranges to send, overlapping and adjacent ones combined; undefined for the whole body (no
+ * Range, a Range that is not bytes or not well-formed, which RFC 9110 says to ignore, an If-Range
+ * that no longer matches, or more ranges than maxRanges); 416 when none of them is in the body.
  */
 function requestedRanges(
   request: FastifyRequest,
   etag: string,
   size: number,
+  maxRanges: number,
 ): ByteRange[] | undefined {
   const header = request.headers.range;
   if (header === undefined) return undefined;
@@ -133,5 +154,9 @@ function requestedRanges(
   if (parsed === -2) return undefined;
   if (parsed === -1 || size === 0) throw rangeNotSatisfiable(size);
   if (parsed.type !== 'bytes') return undefined;
+  // Each range is a read of the blob store (an S3 request on S3): thousands of one-byte ranges
+  // would cost far more than the whole body. RFC 9110 §14.2 lets a server ignore such a Range;
+  // like nginx's max_ranges, the whole body is sent, which no client can take for an error.
+  if (parsed.length > maxRanges) return undefined;
   return parsed.map(({ start, end }) => ({ start, end }));
 }

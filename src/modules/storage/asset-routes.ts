@@ -30,6 +30,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export interface AssetRouteOptions {
   assets: AssetService;
   store: BlobStore;
+  /** ASSET_MAX_RANGES: most ranges one request for an asset's bytes may ask for. */
+  maxRanges: number;
 }
 
 /** Decodes FileBody: standard base64, line breaks allowed; 413 past the limit. */
@@ -43,7 +45,7 @@ function decodeFileBody(text: string, maxBytes: number): Buffer {
 
 export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
   instance,
-  { assets, store },
+  { assets, store, maxRanges },
 ) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const maxBytes = assets.maxBytes;
@@ -172,7 +174,11 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
       summary: "An asset's bytes (its AssetUrl); no token",
       description:
         'ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as ' +
-        'multipart/byteranges; 416 when none is satisfiable), If-Range.',
+        'multipart/byteranges, overlapping and adjacent ones combined; more than ASSET_MAX_RANGES ' +
+        '(16) left: the whole asset, 200; 416 when none is satisfiable), If-Range. HTML, XHTML, ' +
+        'SVG, XML and JavaScript are sent as attachments; a JavaScript asset that a page of the ' +
+        'same origin loads as a script (Sec-Fetch-Site: same-origin, Sec-Fetch-Dest: script or a ' +
+        'worker) is 403 AssetNotScriptSource.',
       params: AssetKeyParams,
     },
     handler: async (request, reply) => {
@@ -180,7 +186,7 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
       const content = URL_KEY.test(key) ? await assets.content(request.tenant.id, key) : undefined;
       if (!content) throw assetContentNotFound();
       try {
-        return await sendAssetContent(request, reply, store, content);
+        return await sendAssetContent(request, reply, store, content, { maxRanges });
       } catch (error) {
         if (!(error instanceof BlobMissingError)) throw error;
         // Deleted (on another instance, within the lookup cache's seconds) and collected.

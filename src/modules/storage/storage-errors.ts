@@ -64,5 +64,12 @@ export const rangeNotSatisfiable = (size: number) =>
 
 export const assetContentNotFound = () => notFound('The asset');
 
+export const assetNotScriptSource = () =>
+  new ApiError(
+    403,
+    'AssetNotScriptSource',
+    "An asset is never loaded as a script by a page of the tenant's own origin.",
+  );
+
 export const unreadableBody = () =>
   badRequest('IncompleteBody', 'The request body ended before all of it arrived.');

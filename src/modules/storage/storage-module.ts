@@ -41,7 +41,7 @@ export function createStorageModule(
     name: 'storage',
     services: { store, assets, relations, collector },
     routes: async (app) => {
-      await app.register(assetRoutes, { assets, store });
+      await app.register(assetRoutes, { assets, store, maxRanges: config.assetMaxRanges });
       await app.register(relationRoutes, { relations });
     },
     queues: [
