@@ -1,12 +1,17 @@
 // The web console's files at /console/ on every tenant host: the built single-page app
 // (console/dist), with index.html for every path that is not a file (the app routes in the
 // browser), hashed assets cached for a year, and a Content-Security-Policy that lets the page
-// load and call only its own origin.
+// load and call only its own origin, and run scripts only from its own build folder.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.ts';
+
+/** Where the console is served, and the build's base (console/vite.config.ts). */
+const CONSOLE_PATH = 'console';
+/** Hashed build output: its name changes with its content, so it never needs revalidating. */
+const ASSETS_PREFIX = 'assets/';
 
 export interface ConsoleRouteOptions {
   /** The build output (console/dist). */
@@ -14,13 +19,17 @@ export interface ConsoleRouteOptions {
 }
 
 /**
- * Only this origin: scripts, styles, fetches. Images also from the tenant's base URL, where
- * asset bytes are served (the same origin unless a proxy changes the port or scheme).
+ * Only this origin: styles, fetches. Images also from the tenant's base URL, where asset bytes
+ * are served (the same origin unless a proxy changes the port or scheme). Scripts (and workers,
+ * which fall back to script-src) only from the build's assets folder, not the whole origin: users'
+ * uploads are served from it too (/storage/blobs), and an uploaded script must never run here,
+ * even through an HTML injection. A path-restricted source must name its host; the tenant's base
+ * URL is the origin the console signs in from (its redirect URIs are under it).
  */
 export function consoleContentSecurityPolicy(tenantBaseUrl: string): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src ${tenantBaseUrl}/${CONSOLE_PATH}/${ASSETS_PREFIX}`,
     "style-src 'self'",
     `img-src 'self' data: blob: ${tenantBaseUrl}`,
     "connect-src 'self'",
@@ -31,9 +40,6 @@ export function consoleContentSecurityPolicy(tenantBaseUrl: string): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
-
-/** Hashed build output: its name changes with its content, so it never needs revalidating. */
-const ASSETS_PREFIX = 'assets/';
 
 export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app, options) => {
   const { distDir } = options;
