@@ -1,6 +1,7 @@
 // Validation of ingested records (per counter, the fields of analytics-counters.ts) and the
 // identity-token stamp.
 import type { FieldError } from '../../http/errors.ts';
+import { isWebLink } from '../../http/web-link.ts';
 import { counterNamed, type CounterSpec, type FieldSpec } from './analytics-counters.ts';
 
 /** A record ready to store. */
@@ -70,6 +71,9 @@ function fieldProblem(spec: FieldSpec, value: unknown): string | undefined {
             return `profile field ${key} must be a string of at most ${MAX_STRING} characters`;
           if (typeof v === 'string' && (v.includes('\0') || !v.isWellFormed()))
             return `profile field ${key} must be well-formed Unicode without NUL characters`;
+          // Reports show it as a link or an image: no javascript:, data: or vbscript: URL.
+          if (key === 'PhotoUrl' && typeof v === 'string' && !isWebLink(v))
+            return 'profile field PhotoUrl must be an absolute http or https URL';
         }
       }
       return undefined;

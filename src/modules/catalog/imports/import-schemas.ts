@@ -3,6 +3,7 @@
 // also by name (Category, Brand, a price's PriceTypeSymbol, an attribute's TypeName, a tag's Name)
 // so that an export of one tenant imports into another whose ids differ.
 import { Type, type Static } from 'typebox';
+import { WebLink } from '../../../http/web-link.ts';
 import { Id, LongText, Nullable, ShortText } from '../common-schemas.ts';
 
 const Money = () => Type.Number({ minimum: 0, maximum: 9_999_999_999.99 });
@@ -49,7 +50,7 @@ export const ImportRecord = Type.Object(
     LongDescription: Type.Optional(Nullable(LongText())),
     ItemStatusId: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)])),
     InStock: Type.Optional(Type.Boolean()),
-    PublicWebLink: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048 }))),
+    PublicWebLink: Type.Optional(Nullable(WebLink(2048))),
     Rating: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 5 }))),
     CategoryId: Type.Optional(Nullable(Id())),
     Category: Type.Optional(Nullable(ShortText())),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PagedResult } from '../../../http/paging.ts';
+import { WebLink } from '../../../http/web-link.ts';
 import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { Id, LongText, Nullable, ShortText } from '../common-schemas.ts';
 
@@ -98,7 +99,7 @@ const itemFields = {
     ),
   ),
   InStock: Type.Optional(Type.Boolean()),
-  PublicWebLink: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048 }))),
+  PublicWebLink: Type.Optional(Nullable(WebLink(2048))),
   Rating: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 5 }))),
   LikeCount: readOnly(),
   DateAdded: readOnly(),
