@@ -1,6 +1,7 @@
 // POST /private/catalog/exports (issue 20): a job writing the matching items as JSONL or CSV to an
 // asset, in the import's layout; the file imported into an empty tenant gives the same catalog,
 // compared item by item.
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
 import {
@@ -39,7 +40,7 @@ async function items(tenant: TestTenant): Promise<ItemJson[]> {
 async function exportFile(
   tenant: TestTenant,
   body: object,
-): Promise<{ job: ExportJobJson; text: string }> {
+): Promise<{ job: ExportJobJson; text: string; disposition: string | undefined }> {
   const response = await api.call({ method: 'POST', url: EXPORTS, tenant, body });
   expectStatus(response, 202);
   const job = await waitForJob<ExportJobJson>(api, tenant, response.headers.location!);
@@ -49,7 +50,7 @@ async function exportFile(
     headers: { host: tenant.host },
   });
   expectStatus(file, 200);
-  return { job, text: file.body };
+  return { job, text: file.body, disposition: file.headers['content-disposition'] as string };
 }
 
 /** An item as another tenant would have it: names for ids, its group by its default item's SKU. */
@@ -212,5 +213,55 @@ describe('POST /private/catalog/exports', () => {
     const other = await api.createTenant(`export-other-${++counter}`);
     expectError(await api.call({ url: `${EXPORTS}/${job.Id}`, tenant: other }), 404, 'NotFound');
     expectError(await api.call({ url: `${EXPORTS}/999999`, tenant: source }), 404, 'NotFound');
+  });
+});
+
+// CSV injection (OWASP): text a spreadsheet would run as a formula (= + - @, tab, carriage return
+// first) is written with a single quote before it, the import takes the quote off again, and the
+// file is served as an attachment.
+describe('POST /private/catalog/exports (formulas in CSV)', () => {
+  const formulas = {
+    Title: '=HYPERLINK("http://127.0.0.1/x","Click")',
+    Name: "+1+cmd|' /C calc'!A0",
+    Model: '-2+3',
+    ShortDescription: '@SUM(1,2)',
+    LongDescription: '\tTabbed',
+    RFID: '\rCarriage',
+    UUID: "'=already quoted",
+  };
+
+  it('neutralises formula cells, serves the file as an attachment, and imports back the same values', async () => {
+    const tenant = await api.createTenant(`export-formulas-${++counter}`);
+    const brand = await createBrand(api, tenant, '=Brand');
+    await createItem(api, tenant, { SKU: '=SKU', BrandId: brand.Id, ...formulas });
+    await createItem(api, tenant, { SKU: 'plain', Title: 'Plain - no formula', Model: "'quote" });
+
+    for (const format of ['csv', 'jsonl'] as const) {
+      const { text, disposition } = await exportFile(tenant, { Format: format });
+      expect(disposition).toMatch(/^attachment; filename="catalog-export-\d+\.(csv|jsonl)"/);
+      if (format === 'jsonl') continue;
+      const rows = parse(text, { columns: true }) as Record<string, string>[];
+      const risky = rows
+        .flatMap((row) => Object.values(row))
+        .filter((cell) => /^[=+\-@\t\r]/.test(cell));
+      expect(risky).toEqual([]);
+      const row = rows.find((r) => r.SKU === "'=SKU")!;
+      expect(row).toMatchObject({
+        Title: `'${formulas.Title}`,
+        Model: "'-2+3",
+        LongDescription: "'\tTabbed",
+        UUID: "''=already quoted",
+        Brand: "'=Brand",
+      });
+      // Text that only contains such characters, or starts with a quote alone, is untouched.
+      expect(rows.find((r) => r.SKU === 'plain')).toMatchObject({
+        Title: 'Plain - no formula',
+        Model: "'quote",
+      });
+      const target = await api.createTenant(`export-formulas-in-${++counter}`);
+      const imported = await runImport(api, target, text, CSV, 'createMissing=true');
+      expect(imported).toMatchObject({ State: 'Succeeded', RowsWritten: 2, RowsFailed: 0 });
+      expect(await comparable(target)).toEqual(await comparable(tenant));
+    }
   });
 });

@@ -1,6 +1,7 @@
 // An item as an import record (import-schemas.ts): references by name, so that the file imports
 // into another tenant; a variant group as a GroupKey (the default item's id in this tenant) with
 // the default item first.
+import { neutraliseFormula } from '../csv-formulas.ts';
 import type { ImportRecord } from '../imports/import-schemas.ts';
 
 interface ItemDocument {
@@ -82,12 +83,13 @@ export function exportRecord(
 }
 
 /** The record as a CSV row: arrays as JSON cells, absent fields as empty cells. */
+/** A record's CSV cells; text that a spreadsheet would run as a formula is neutralised. */
 export function csvRow(record: ImportRecord): string[] {
   const r = record as Record<string, unknown>;
   return EXPORT_CSV_COLUMNS.map((column) => {
     const value = r[column];
     if (value === undefined || value === null) return '';
     if (Array.isArray(value)) return value.length === 0 ? '' : JSON.stringify(value);
-    return typeof value === 'string' ? value : JSON.stringify(value);
+    return typeof value === 'string' ? neutraliseFormula(value) : JSON.stringify(value);
   });
 }
