@@ -240,7 +240,7 @@ describe('POST /private/catalog/exports (formulas in CSV)', () => {
       const { text, disposition } = await exportFile(tenant, { Format: format });
       expect(disposition).toMatch(/^attachment; filename="catalog-export-\d+\.(csv|jsonl)"/);
       if (format === 'jsonl') continue;
-      const rows = parse(text, { columns: true }) as Record<string, string>[];
+      const rows = parse<Record<string, string>>(text, { columns: true });
       const risky = rows
         .flatMap((row) => Object.values(row))
         .filter((cell) => /^[=+\-@\t\r]/.test(cell));
