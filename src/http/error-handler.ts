@@ -145,13 +145,18 @@ export function sendFrameworkError(
   reply: FastifyReply,
 ): FastifyReply {
   reply.header('X-Request-Id', request.id);
-  request.log.info({ code: error.code }, error.message);
   const apiError =
     error.code === 'FST_ERR_BAD_URL'
       ? new ApiError(400, 'MalformedUrl', 'The URL is not valid percent-encoded UTF-8.')
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? new ApiError(414, 'UrlTooLong', 'A part of the URL is longer than this server accepts.')
         : toApiError(error);
+  // Not Fastify's message, which quotes the whole URL: the URL goes in its own field, which the
+  // logger redacts (credentials in the query string; log-redaction.ts).
+  request.log.info(
+    { code: error.code, status: apiError.statusCode, url: request.url },
+    apiError.message,
+  );
   return sendError(reply, apiError);
 }
 

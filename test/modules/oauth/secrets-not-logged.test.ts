@@ -169,3 +169,136 @@ describe('the log', () => {
     expect(line).not.toMatch(/leaked/);
   });
 });
+
+interface LogLine {
+  requestId?: string;
+  msg: string;
+  url?: string;
+}
+
+/** The log lines of one request, by its X-Request-Id. */
+const linesOf = (id: string): LogLine[] =>
+  api.logs.lines.filter((l) => l.includes(id)).map((l) => JSON.parse(l) as LogLine);
+
+describe('credentials in query strings', () => {
+  it("keeps the console's authorization response (?code=…&state=…) out of the request log", async () => {
+    const response = await api.app.inject({
+      method: 'GET',
+      url: '/console/callback?code=leaked-code-4711&state=leaked-state-0815',
+      headers: { host: acme.host, accept: 'text/html' },
+    });
+    const lines = linesOf(response.headers['x-request-id'] as string);
+    const completed = lines.find((l) => l.msg === 'request completed');
+    expect(completed?.url).toBe('/console/callback?code=[REDACTED]&state=[REDACTED]');
+    expect(api.logs.text()).not.toMatch(/leaked-(code|state)/);
+  });
+
+  it('redacts every credential-bearing parameter and keeps the others as sent', async () => {
+    const secretParams = [
+      'code',
+      'state',
+      'access_token',
+      'refresh_token',
+      'id_token',
+      'token',
+      'client_secret',
+      'client_assertion',
+      'password',
+      'new_password',
+      'code_verifier',
+      'api_key',
+      'apikey',
+      'subscription-key',
+      'subscription_key',
+      'X-Subscription-Key',
+      'key',
+      'secret',
+      'signature',
+      'sig',
+      'X-Amz-Signature',
+      'X-Amz-Credential',
+      'X-Amz-Security-Token',
+    ];
+    const query = [
+      'skip=0',
+      ...secretParams.map((name, i) => `${encodeURIComponent(name)}=leaked-${i}-value`),
+      // Case and percent-encoding of the name do not matter; nor does a repeat.
+      'ACCESS_TOKEN=leaked-upper',
+      'access%5Ftoken=leaked-encoded',
+      'code=leaked-repeat',
+      'take=5',
+      'q=caf%C3%A9',
+    ].join('&');
+    const response = await api.call({ url: `/management/oauth/apps?${query}`, tenant: acme });
+    expect(response.statusCode).toBe(200);
+    const completed = linesOf(response.headers['x-request-id'] as string).find(
+      (l) => l.msg === 'request completed',
+    );
+    expect(completed?.url).toBe(
+      '/management/oauth/apps?' +
+        [
+          'skip=0',
+          ...secretParams.map((name) => `${encodeURIComponent(name)}=[REDACTED]`),
+          'ACCESS_TOKEN=[REDACTED]',
+          'access%5Ftoken=[REDACTED]',
+          'code=[REDACTED]',
+          'take=5',
+          'q=caf%C3%A9',
+        ].join('&'),
+    );
+    expect(api.logs.text()).not.toContain('leaked-');
+  });
+
+  it('keeps a URL without a query string, or without credentials in it, as it was', async () => {
+    for (const url of [
+      '/management/oauth/apps',
+      '/management/oauth/apps?skip=0&take=1',
+      '/management/oauth/apps?skip',
+      '/management/oauth/apps?codex=1&mycode=2',
+    ]) {
+      const response = await api.call({ url, tenant: acme });
+      const completed = linesOf(response.headers['x-request-id'] as string).find(
+        (l) => l.msg === 'request completed',
+      );
+      expect(completed?.url).toBe(url);
+    }
+  });
+
+  it('redacts a credential with no value or an empty one', async () => {
+    const response = await api.call({
+      url: '/management/oauth/apps?code&state=&token=leaked-hash%23x',
+      tenant: acme,
+    });
+    const completed = linesOf(response.headers['x-request-id'] as string).find(
+      (l) => l.msg === 'request completed',
+    );
+    expect(completed?.url).toBe(
+      '/management/oauth/apps?code=[REDACTED]&state=[REDACTED]&token=[REDACTED]',
+    );
+    expect(api.logs.text()).not.toContain('leaked-hash');
+  });
+
+  it('redacts the URL in the error log of a request refused before routing', async () => {
+    // Not valid percent-encoded UTF-8: Fastify's error names the whole URL.
+    const response = await api.app.inject({
+      method: 'GET',
+      url: '/management/oauth/apps/%FF?access_token=leaked-before-routing',
+      headers: { host: acme.host },
+    });
+    expect(response.statusCode).toBe(400);
+    const lines = linesOf(response.headers['x-request-id'] as string);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.map((l) => JSON.stringify(l)).join('\n')).toContain('access_token=[REDACTED]');
+    expect(api.logs.text()).not.toContain('leaked-before-routing');
+  });
+
+  it('redacts the URL of a request object that code logs', () => {
+    api.app.log.info(
+      { req: { method: 'GET', url: '/console/callback?code=leaked-req-code', headers: {} } },
+      'request logged by mistake',
+    );
+    const line = api.logs.lines.find((l) => l.includes('request logged by mistake'))!;
+    expect(line).toContain('code=[REDACTED]');
+    expect(line).not.toContain('leaked-req-code');
+  });
+});
