@@ -6,12 +6,16 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { registerAppRateLimit } from './http/app-rate-limit.ts';
 import { registerAuthentication } from './http/authentication.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { registerContentEncoding } from './http/content-encoding.ts';
 import { ApiError } from './http/errors.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/error-handler.ts';
 import { registerHealth } from './http/health.ts';
+import { normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
 import { IdempotencyStore } from './http/idempotency-store.ts';
+import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
@@ -256,6 +260,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { config } = services;
   const logDestination = options.logStream ? undefined : stdoutLogDestination();
+  const trustsProxy = config.trustProxy !== false;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -271,6 +276,9 @@ export async function buildApp(
         ],
         censor: '[redacted]',
       },
+      // Credentials in query strings (?code=…, ?access_token=…) never reach the log either:
+      // every `url` field and every serialized request has them replaced (log-redaction.ts).
+      serializers: { req: requestSerializer, url: urlSerializer },
       stream: options.logStream ?? logDestination!.stream,
     },
     genReqId: () => randomUUID(),
@@ -288,6 +296,17 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: (error, request, reply) => {
       sendFrameworkError(error, request, reply);
+    },
+    // Requests Node's parser refuses, and timeouts: the contract's error body (client-errors.ts).
+    clientErrorHandler: clientErrorHandler({
+      log: (): FastifyBaseLogger => app.log,
+      https: config.publicScheme === 'https',
+    }),
+    // Not a rewrite: the Host header's root dot (`acme.localhost.`) is taken off before routing,
+    // so that every reader of the host sees one name (host-name.ts).
+    rewriteUrl: (req) => {
+      normalizeRequestHost(req, trustsProxy);
+      return req.url!;
     },
   });
 
@@ -327,6 +346,7 @@ export async function buildApp(
   registerRouteAccess(app);
   registerErrorHandling(app);
   registerVersioning(app);
+  registerContentEncoding(app);
   const { modules } = services;
   registerTenantResolution(app, {
     apiHost: config.apiHost,

@@ -1,7 +1,9 @@
 // Tenant from the Host header (contract §1): {tenant}.{API_HOST}, or DEFAULT_TENANT for any
-// other host when single-tenant mode is on. Unknown tenants are 404.
+// other host when single-tenant mode is on. Unknown tenants are 404. The host's root dot
+// (`acme.localhost.`) is gone before this reads it (host-name.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
+import { isMalformedHostName } from './host-name.ts';
 import { routeAccess } from './route-access.ts';
 
 /** A tenant as every request sees it (the tenants module keeps them). */
@@ -61,6 +63,8 @@ function tenantNotFound(name: string): ApiError {
 
 export function registerTenantResolution(app: FastifyInstance, options: TenantHostOptions): void {
   const resolvers = options.hostResolvers ?? [];
+  // API_HOST written as a fully qualified name (`example.com.`) is the same name.
+  const apiHost = options.apiHost.toLowerCase().replace(/\.$/, '');
   // One RequestTenant per cached tenant row: most requests find both cached and allocate nothing.
   const requestTenants = new WeakMap<Tenant, RequestTenant>();
   const requestTenantOf = (tenant: Tenant): RequestTenant => {
@@ -85,13 +89,16 @@ export function registerTenantResolution(app: FastifyInstance, options: TenantHo
       }, done);
       return;
     }
-    const name = tenantNameFromHost(hostname, options.apiHost) ?? options.defaultTenant;
+    let name = tenantNameFromHost(hostname, apiHost);
+    // The default tenant serves other host names, not malformed ones (`acme.localhost..`): a
+    // proxy in front may take those for another host than the one this server would serve.
+    if (name === undefined && !isMalformedHostName(hostname)) name = options.defaultTenant;
     if (name === undefined) {
       return done(
         new ApiError(
           404,
           'TenantNotFound',
-          `No tenant is addressed by host "${hostname}"; call {tenant}.${options.apiHost}.`,
+          `No tenant is addressed by host "${hostname}"; call {tenant}.${apiHost}.`,
         ),
       );
     }

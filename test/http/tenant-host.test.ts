@@ -188,3 +188,149 @@ describe('single-tenant mode (DEFAULT_TENANT)', () => {
     expect(errorBody(response).Code).toBe('TenantNotFound');
   });
 });
+
+// A fully qualified host name ends with a dot (`acme.localhost.`): the same name as without it,
+// wherever the host is read (RFC 1034 §3.1; browsers and curl send it as typed).
+describe('a host name with a trailing dot', () => {
+  it.each(['acme.localhost.', 'ACME.LocalHost.', 'acme.localhost.:8080'])(
+    'serves tenant acme on host %s',
+    async (host) => {
+      const response = await api.call({
+        url: '/management/oauth/apps',
+        tenant: acme,
+        headers: { host },
+      });
+      expect(response.statusCode, `${host}: ${response.body}`).toBe(200);
+      expect(appIdsOf(response.json())).toEqual([acme.appId]);
+    },
+  );
+
+  it('logs the host name without its dot', async () => {
+    const response = await api.call({
+      url: '/management/oauth/apps',
+      tenant: acme,
+      headers: { host: 'acme.localhost.:8080' },
+    });
+    const id = response.headers['x-request-id'] as string;
+    const line = api.logs.lines.find((l) => l.includes(id) && l.includes('request completed'))!;
+    expect((JSON.parse(line) as { host: string }).host).toBe('acme.localhost');
+  });
+
+  it.each(['nosuch.localhost.', 'shop.acme.localhost.', 'acme.localhost..', '.localhost.'])(
+    'answers 404 TenantNotFound on host %s',
+    async (host) => {
+      const response = await api.call({
+        url: '/management/oauth/apps',
+        tenant: acme,
+        headers: { host },
+      });
+      expect(response.statusCode, host).toBe(404);
+      expect(errorBody(response).Code).toBe('TenantNotFound');
+    },
+  );
+
+  describe('in single-tenant mode (DEFAULT_TENANT)', () => {
+    let single: TestApi;
+    let tenant: TestTenant;
+    let other: TestTenant;
+
+    beforeAll(async () => {
+      single = await startTestApi({ DEFAULT_TENANT: 'acme', JOB_POLLING_INTERVAL_SECONDS: '1' });
+      tenant = await single.createTenant('acme');
+      other = await single.createTenant('other');
+    });
+    afterAll(() => single.close());
+
+    it.each(['other.localhost.', 'other.localhost.:8080', 'OTHER.localhost.'])(
+      'serves tenant other, not the default tenant, on host %s',
+      async (host) => {
+        const response = await single.call({
+          url: '/management/oauth/apps',
+          tenant: other,
+          headers: { host },
+        });
+        expect(response.statusCode, `${host}: ${response.body}`).toBe(200);
+        expect(appIdsOf(response.json())).toEqual([other.appId]);
+        // The default tenant's token is another tenant's there.
+        const foreign = await single.call({
+          url: '/management/oauth/apps',
+          token: tenant.token,
+          headers: { host },
+        });
+        expect(foreign.statusCode, host).toBe(401);
+      },
+    );
+
+    it.each(['nosuch.localhost.', 'acme.localhost..', 'api.example.com..'])(
+      'answers 404 on host %s rather than falling back to the default tenant',
+      async (host) => {
+        const response = await single.call({
+          url: '/management/oauth/apps',
+          token: tenant.token,
+          headers: { host },
+        });
+        expect(response.statusCode, `${host}: ${response.body}`).toBe(404);
+        expect(errorBody(response).Code).toBe('TenantNotFound');
+      },
+    );
+
+    it('still serves a fully qualified host outside API_HOST for the default tenant', async () => {
+      const response = await single.call({
+        url: '/management/oauth/apps',
+        tenant,
+        headers: { host: 'api.example.com.' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(appIdsOf(response.json())).toEqual([tenant.appId]);
+    });
+
+    it('routes the gateway and portal hosts with a trailing dot to the gateway and portal', async () => {
+      const created = await single.call({
+        method: 'POST',
+        url: '/management/integration/endpoint',
+        tenant: other,
+        body: { ServiceName: 'dot-svc', ServiceTier: 0, AdminMail: 'ops@other.example' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      let key: string | undefined;
+      for (let i = 0; i < 200 && key === undefined; i++) {
+        const answer = await single.call({
+          url: '/management/integration/endpoint/subscriptionkey',
+          tenant: other,
+        });
+        if (answer.statusCode === 200)
+          key = answer.json<{ SubscriptionKey: string }>().SubscriptionKey;
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(key).toBeDefined();
+      const gateway = 'dot-svc.integration.localhost.';
+
+      // Without the subscription key the gateway refuses, whatever token comes with it: the
+      // request is not served for the default tenant.
+      for (const token of [tenant.token, other.token]) {
+        const response = await single.call({
+          url: '/management/oauth/apps',
+          token,
+          headers: { host: gateway },
+        });
+        expect(response.statusCode, response.body).toBe(401);
+        expect(errorBody(response).Code).toBe('InvalidSubscriptionKey');
+      }
+      const through = await single.call({
+        url: '/management/oauth/apps',
+        token: other.token,
+        headers: { host: `${gateway}:8080`, 'x-subscription-key': key! },
+      });
+      expect(through.statusCode, through.body).toBe(200);
+      expect(appIdsOf(through.json())).toEqual([other.appId]);
+
+      const portal = await single.app.inject({
+        method: 'GET',
+        url: '/status',
+        headers: { host: 'dot-svc.portal.integration.localhost.' },
+      });
+      expect(portal.statusCode, portal.body).toBe(200);
+      expect(portal.json()).toMatchObject({ ServiceName: 'dot-svc', Status: 2 });
+    });
+  });
+});
