@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { registerAppRateLimit } from './http/app-rate-limit.ts';
 import { registerAuthentication } from './http/authentication.ts';
-import { clientErrorHandler } from './http/client-errors.ts';
+import { clientErrorHandler, expectationFailed } from './http/client-errors.ts';
 import { registerContentEncoding } from './http/content-encoding.ts';
 import { ApiError } from './http/errors.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/error-handler.ts';
@@ -297,6 +297,8 @@ export async function buildApp(
     frameworkErrors: (error, request, reply) => {
       sendFrameworkError(error, request, reply);
     },
+    // A request without Host reaches the tenant resolution, which refuses it in the error body.
+    http: { requireHostHeader: false },
     // Requests Node's parser refuses, and timeouts: the contract's error body (client-errors.ts).
     clientErrorHandler: clientErrorHandler({
       log: (): FastifyBaseLogger => app.log,
@@ -309,6 +311,11 @@ export async function buildApp(
       return req.url!;
     },
   });
+
+  app.server.on(
+    'checkExpectation',
+    expectationFailed({ log: () => app.log, https: config.publicScheme === 'https' }),
+  );
 
   let closing = false;
   app.addHook('preClose', async () => {

@@ -4,6 +4,7 @@
 // the socket, then the connection is closed. Given as the server's clientErrorHandler, in place
 // of Fastify's, which answers {"error","message","statusCode"}.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { serializeErrorBody } from './error-body.ts';
@@ -71,17 +72,19 @@ function malformed(error: ClientError): Refusal {
  * Headers every answer carries (src/http/security-headers.ts, X-Api-Version), as helmet sets
  * them on the answers Fastify sends.
  */
-function fixedHeaders(https: boolean): string {
+function fixedHeaders(https: boolean): [string, string][] {
   return [
-    `X-Api-Version: ${LATEST_VERSION}`,
-    "Content-Security-Policy: default-src 'none';frame-ancestors 'none'",
-    'Cross-Origin-Opener-Policy: same-origin',
-    'Cross-Origin-Resource-Policy: same-origin',
-    'Referrer-Policy: no-referrer',
-    'X-Content-Type-Options: nosniff',
-    'X-Frame-Options: DENY',
-    ...(https ? ['Strict-Transport-Security: max-age=31536000; includeSubDomains'] : []),
-  ].join('\r\n');
+    ['X-Api-Version', LATEST_VERSION],
+    ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
+    ['Cross-Origin-Opener-Policy', 'same-origin'],
+    ['Cross-Origin-Resource-Policy', 'same-origin'],
+    ['Referrer-Policy', 'no-referrer'],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['X-Frame-Options', 'DENY'],
+    ...(https
+      ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as [string, string]]
+      : []),
+  ];
 }
 
 /**
@@ -102,7 +105,9 @@ export function clientErrorHandler(options: {
   log: () => FastifyBaseLogger;
   https: boolean;
 }): (error: ClientError, socket: Socket) => void {
-  const headers = fixedHeaders(options.https);
+  const headers = fixedHeaders(options.https)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\r\n');
   return (error, socket) => {
     // A reset connection has nobody to answer; a socket answered before has been logged.
     if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
@@ -148,5 +153,31 @@ export function clientErrorHandler(options: {
     // the latest after LINGER_MS.
     socket.once('end', () => socket.destroy());
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
+}
+
+/**
+ * An `Expect` the server cannot meet (anything but 100-continue): 417 in the contract's error
+ * body (Node's own answer has none). The server's `checkExpectation` listener.
+ */
+export function expectationFailed(options: {
+  log: () => FastifyBaseLogger;
+  https: boolean;
+}): (request: IncomingMessage, response: ServerResponse) => void {
+  const headers = fixedHeaders(options.https);
+  return (request, response) => {
+    const requestId = randomUUID();
+    const description =
+      'This server meets no expectation but 100-continue; send the request without Expect.';
+    options.log().info({ requestId, status: 417, url: request.url }, description);
+    const body = serializeErrorBody(requestId, 'ExpectationFailed', description);
+    response.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': requestId,
+      Connection: 'close',
+      ...Object.fromEntries(headers),
+    });
+    response.end(body);
   };
 }

@@ -79,6 +79,12 @@ export function registerTenantResolution(app: FastifyInstance, options: TenantHo
   app.decorateRequest('tenant', null as unknown as RequestTenant);
   // A callback hook with a synchronous path: a tenant found in the cache costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused (Node's own refusal has no body,
+    // so the server lets such requests through to here; requireHostHeader: false).
+    if (request.raw.headers.host === undefined && request.raw.httpVersion === '1.1')
+      return done(
+        new ApiError(400, 'MissingHost', 'An HTTP/1.1 request must carry a Host header.'),
+      );
     if (routeAccess(request) === 'operator') return done();
     const hostname = request.hostname;
     const resolver = resolvers.find((r) => r.handles(hostname));

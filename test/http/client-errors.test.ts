@@ -158,6 +158,20 @@ describe("requests Node's HTTP parser refuses", () => {
     expect(answer.headers.connection).toBe('close');
   });
 
+  it('answers an HTTP/1.1 request without Host with 400 and the error body', async () => {
+    const answer = await rawRequest(crlf('GET /health/live HTTP/1.1', 'Accept: */*'));
+    expect(answer.status, answer.raw).toBe(400);
+    expect(contractError(answer).Code).toBe('MissingHost');
+  });
+
+  it('answers an Expect it cannot meet with 417 and the error body', async () => {
+    const answer = await rawRequest(
+      crlf('GET /health/live HTTP/1.1', `Host: ${acme.host}`, 'Expect: something-else'),
+    );
+    expect(answer.status, answer.raw).toBe(417);
+    expect(contractError(answer).Code).toBe('ExpectationFailed');
+  });
+
   it('answers a 20 KB header with 431 HeadersTooLarge and the error body', async () => {
     const answer = await rawRequest(
       crlf('GET /health/live HTTP/1.1', `Host: ${acme.host}`, `X-Padding: ${'a'.repeat(20_000)}`),
