@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../db/connection-loss.ts';
 import { generalConstraintError } from './constraint-errors.ts';
 import { ApiError, type FieldError } from './errors.ts';
 import { serializeErrorBody } from './error-body.ts';
+import { WEB_LINK_MESSAGE, WEB_LINK_PATTERN } from './web-link.ts';
 
 interface ValidationIssue {
   instancePath: string;
@@ -29,6 +30,9 @@ function fieldOf(issue: ValidationIssue, context: string | undefined): string {
 function messageOf(issue: ValidationIssue): string {
   if (issue.keyword === 'additionalProperties') return 'is not a known field';
   if (issue.keyword === 'required') return 'is required';
+  // Said in words, not as the pattern's regular expression.
+  if (issue.keyword === 'pattern' && issue.params.pattern === WEB_LINK_PATTERN)
+    return WEB_LINK_MESSAGE;
   return issue.message ?? 'is invalid';
 }
 

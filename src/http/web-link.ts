@@ -13,6 +13,9 @@ import { Type } from 'typebox';
 export const WEB_LINK_PATTERN =
   '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s\\x00-\\x1f\\x7f/?#]+([/?#][^\\s\\x00-\\x1f\\x7f]*)?$';
 
+/** What a field holding anything else is told (validation errors name it, not the pattern). */
+export const WEB_LINK_MESSAGE = 'must be an absolute http:// or https:// URL';
+
 const webLink = new RegExp(WEB_LINK_PATTERN, 'u');
 
 export function isWebLink(value: string): boolean {
