@@ -42,13 +42,18 @@ describe('POST /analytics/logs: round trip of every counter', () => {
   it('answers absent fields as null and stamps CreatedDate with now when left out', async () => {
     const before = Date.now();
     await ingestOk(api, other, [{ Counter: 'ItemView', ItemId: 7 }]);
-    const today = Math.floor(Date.now() / 86_400_000) + 25_569;
-    const page = await logsOk(api, other, 'ItemView', `OADate=${today}`);
-    const log = page.Logs.at(-1)!;
+    const after = Date.now();
+    // The day (UTC) of the stamp: that of `before`, or the next when midnight came in between.
+    const oaDayOf = (ms: number) => Math.floor(ms / 86_400_000) + 25_569;
+    const logs: Record<string, unknown>[] = [];
+    for (let day = oaDayOf(before); day <= oaDayOf(after); day++)
+      logs.push(...(await logsOk(api, other, 'ItemView', `OADate=${day}`)).Logs);
+    const log = logs.at(-1)!;
     expect(log.ItemId).toBe(7);
     expect(log.ItemTitle).toBeNull();
     expect(log.PhysicalDeviceId).toBeNull();
     expect(Date.parse(log.CreatedDate as string)).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(log.CreatedDate as string)).toBeLessThanOrEqual(after);
   });
 });
 

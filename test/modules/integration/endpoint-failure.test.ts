@@ -44,12 +44,14 @@ describe('a failed creation (Status 3)', () => {
     const tenantId = await tenantIdOf(api, tenant);
     const row = await api.services.integration.endpoints.row(tenantId);
     expect(row?.failureReason).toBe('gateway refused the route: quota of routes exceeded');
-    // The reason is in the log, and not in the API.
-    const logged = api.logs.lines
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find(
-        (l) => l.msg === 'integration endpoint provisioning failed' && l.service === 'doomed-svc',
-      );
+    // The reason is in the log (the job writes it just after the status), and not in the API.
+    const logged = await waitFor('the failure in the log', async () =>
+      api.logs.lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find(
+          (l) => l.msg === 'integration endpoint provisioning failed' && l.service === 'doomed-svc',
+        ),
+    );
     expect(logged).toMatchObject({
       service: 'doomed-svc',
       reason: 'gateway refused the route: quota of routes exceeded',

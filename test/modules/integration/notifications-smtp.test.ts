@@ -162,5 +162,5 @@ describe('notification by SMTP when provisioning ends', () => {
     );
     expect(sent).toMatchObject({ attempts: 2, lastError: null });
     expect(received.filter((m) => m.to.includes('admin@mail-retry.example'))).toHaveLength(1);
-  });
+  }, 90_000); // past Vitest's 30 s: the waits in it (the retry alone comes 5 to 10 s on) bound it
 });

@@ -46,7 +46,8 @@ describe('the portal page in a browser', () => {
       const response = await page.goto(`http://browser-svc.portal.integration.localhost:${port}/`);
       expect(response?.status()).toBe(200);
 
-      await expect.poll(() => page.title()).toContain('Browser-Svc');
+      // Vitest's own deadline for a poll (one second) is shorter than a loaded machine may take.
+      await expect.poll(() => page.title(), { timeout: 15_000 }).toContain('Browser-Svc');
       expect(await page.locator('h1').textContent()).toBe('Browser-Svc');
       expect(await page.locator('body').textContent()).toContain('Developer tier');
       const status = page.locator('#status');

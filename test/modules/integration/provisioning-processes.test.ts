@@ -15,7 +15,7 @@ import {
   tempDir,
 } from '../../support/processes.ts';
 import { basicAuth, LogLines } from '../../support/test-api.ts';
-import { bearerCall, clientToken, httpCall } from '../../support/http-call.ts';
+import { bearerCall, clientToken, httpCall, type HttpAnswer } from '../../support/http-call.ts';
 import { openTestDatabase } from '../../support/test-database.ts';
 import {
   ControlledProvisioner,
@@ -80,6 +80,9 @@ function provisioningJobs(db: DatabaseHandle): Promise<JobRow[]> {
 }
 
 describe('a server killed in the middle of provisioning', () => {
+  /** Long enough that the kill, halfway, comes seconds after the pick-up and before the end. */
+  const DELAY_SECONDS = 8;
+
   it('resumes the job after the restart: it ends in Status 2, no sooner than the delay, once', async () => {
     const dataDir = await migratedDataDir();
     const env = {
@@ -87,8 +90,8 @@ describe('a server killed in the middle of provisioning', () => {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
-      PROVISIONING_DELAY_SECONDS: '4',
-      PROVISIONING_TIMEOUT_SECONDS: '8',
+      PROVISIONING_DELAY_SECONDS: String(DELAY_SECONDS),
+      PROVISIONING_TIMEOUT_SECONDS: String(DELAY_SECONDS + 2),
       JOB_POLLING_INTERVAL_SECONDS: '1',
       JOB_MAINTENANCE_INTERVAL_SECONDS: '1',
     };
@@ -104,8 +107,9 @@ describe('a server killed in the middle of provisioning', () => {
     expect(created.status, created.text).toBe(201);
     expect(await statusOf(first.port, 'demo', token)).toBe(1);
 
-    // The job is picked up within a polling interval and then waits out the delay: kill it there.
-    await sleep(2500);
+    // The job is picked up within a polling interval (1 s) and then waits out the delay: kill it
+    // there, halfway, as far from the pick-up as from the end (neither can be watched from here).
+    await sleep(createdAt + (DELAY_SECONDS * 1000) / 2 - Date.now());
     expect(await statusOf(first.port, 'demo', token)).toBe(1);
     first.server.child.kill('SIGKILL');
     expect((await first.server.waitForExit()).signal).toBe('SIGKILL');
@@ -120,7 +124,7 @@ describe('a server killed in the middle of provisioning', () => {
       250,
     );
     // PROVISIONING_DELAY_SECONDS is a lower bound on the creation time.
-    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(4000);
+    expect(Date.now() - createdAt).toBeGreaterThanOrEqual(DELAY_SECONDS * 1000);
 
     // Live over real HTTP: the gateway forwards with the key.
     const key = await management(second.port, 'demo', token, 'GET', KEY_PATH);
@@ -227,7 +231,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
         DATABASE_URL: url,
         DATA_DIR: await tempDir(),
         LOG_LEVEL: 'info',
-        PROVISIONING_DELAY_SECONDS: '2',
+        // Long enough that B's first look, right after the creation, comes before the end.
+        PROVISIONING_DELAY_SECONDS: '4',
         JOB_POLLING_INTERVAL_SECONDS: '1',
         JOB_MAINTENANCE_INTERVAL_SECONDS: '1',
         GATEWAY_RATE_LIMITS: '3,5,7',
@@ -260,6 +265,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
         30_000,
         250,
       );
+      // pg-boss marks the job completed, and the server logs it, just after the status moves.
+      const provisioned = () =>
+        [a, b].flatMap(({ server }) =>
+          server.lines.filter((l) => l.includes('"integration endpoint provisioned"')),
+        );
+      await waitFor('the completed job and its log line', async () =>
+        provisioned().length > 0 &&
+        (await provisioningJobs(database.handle)).some((job) => job.state === 'completed')
+          ? true
+          : undefined,
+      );
       // Give the other instance a few polls in which it could (wrongly) run the job again.
       await sleep(2500);
 
@@ -269,10 +285,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
         'select count(*)::int as count from notification_outbox',
       );
       expect(outbox?.count).toBe(1);
-      const provisioned = [a, b].flatMap(({ server }) =>
-        server.lines.filter((l) => l.includes('"integration endpoint provisioned"')),
-      );
-      expect(provisioned).toHaveLength(1);
+      expect(provisioned()).toHaveLength(1);
 
       // The rate limit is counted in the database: 3 per second across both servers.
       const key = await management(portA, 'acme', token, 'GET', KEY_PATH);
@@ -286,13 +299,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two servers on one PostgreSQL',
             'x-subscription-key': SubscriptionKey,
           },
         });
-      const now = Date.now() % 1000;
-      if (now > 100) await sleep(1000 - now + 5);
-      const answers = await Promise.all([portA, portA, portA, portB, portB, portB].map(viaGateway));
-      const ok = answers.filter((r) => r.status === 200).length;
-      expect(ok).toBeGreaterThanOrEqual(3);
-      expect(ok).toBeLessThan(6);
-      expect(answers.filter((r) => r.status === 429).length).toBe(6 - ok);
+      // Six requests at once, three through each server, all in one one-second window: a burst
+      // that straddled two windows (a slow machine) is sent again on fresh counters.
+      const windows = () =>
+        database.handle.query<{ requests: number }>(
+          `select requests from gateway_rate_windows where service_name = 'twin-svc'`,
+        );
+      let answers: HttpAnswer[] = [];
+      for (let attempt = 1; ; attempt++) {
+        await database.handle.query(
+          `delete from gateway_rate_windows where service_name = 'twin-svc'`,
+        );
+        const now = Date.now() % 1000;
+        if (now > 100) await sleep(1000 - now + 5);
+        answers = await Promise.all([portA, portA, portA, portB, portB, portB].map(viaGateway));
+        if ((await windows()).length === 1) break;
+        if (attempt === 20) throw new Error('no burst of six requests fell into one second');
+      }
+      expect(await windows()).toEqual([{ requests: 6 }]);
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
+      expect(answers.filter((r) => r.status === 429)).toHaveLength(3);
     } finally {
       await stopChildren();
       await database.handle.close();
