@@ -16,6 +16,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     isolate: false,
     testTimeout: 30_000,
+    // expect.poll waits for a condition; its own default (1 s) is a timing assumption that a
+    // loaded machine breaks. A poll only bounds a failure, so it may wait long.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
   },

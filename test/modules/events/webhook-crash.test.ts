@@ -27,7 +27,8 @@ describe('a server killed during a delivery', () => {
     const dataDir = await migratedDataDir();
     const env = {
       WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${port}`,
-      WEBHOOK_TIMEOUT_SECONDS: '2',
+      // Longer than the kill takes on a slow machine: the process dies during a live attempt.
+      WEBHOOK_TIMEOUT_SECONDS: '10',
       WEBHOOK_POLLING_INTERVAL_MS: '50',
     };
     const first = await startServer(dataDir, env);

@@ -28,6 +28,20 @@ function caseSpellings(id: string, count: number): string[] {
   return spellings;
 }
 
+/**
+ * Checks that `clientId` is locked for `source` after its failures, and keeps it locked for a
+ * minute: the first lock lasts 1 s, which a slow machine could let run out before the requests
+ * that test it.
+ */
+async function holdLock(clientId: string, source: string): Promise<void> {
+  const held = await api.database.handle.query(
+    `update client_auth_failures set locked_until = now() + interval '1 minute'
+      where client_id = $1 and source = $2 and locked_until is not null returning 1`,
+    [clientId.toLowerCase(), source],
+  );
+  expect(held, `${clientId} is locked for ${source}`).toHaveLength(1);
+}
+
 describe('POST /oauth/token: throttling failed client authentication', () => {
   it('locks a client id after 5 wrong secrets from one source, even for the right secret, with Retry-After', async () => {
     const app = await createApp(api, acme, 3, 'Throttled');
@@ -37,8 +51,9 @@ describe('POST /oauth/token: throttling failed client authentication', () => {
     };
     for (let i = 0; i < 5; i++)
       oauthError(await oauthRequest(api, acme, wrong), 401, 'invalid_client');
+    await holdLock(app.ApplicationId, '127.0.0.1');
 
-    // The lock is short (1 s at first): these follow at once, the right secret first.
+    // The right secret first, then a wrong one: both refused while the lock holds.
     for (const attempt of [{ form: CLIENT_CREDENTIALS, authorization: basic(app) }, wrong]) {
       const locked = await oauthRequest(api, acme, attempt);
       oauthError(locked, 429, 'slow_down');
@@ -91,6 +106,7 @@ describe('POST /oauth/token: throttling failed client authentication', () => {
         'invalid_client',
       );
     }
+    await holdLock(app.ApplicationId, source);
     // The right secret under yet another spelling is refused: the app is locked for this source.
     const locked = await oauthRequest(api, acme, {
       form: CLIENT_CREDENTIALS,
@@ -111,13 +127,15 @@ describe('POST /oauth/token: throttling failed client authentication', () => {
   });
 
   it('locks unknown client ids too', async () => {
+    const id = randomUUID();
     const unknown = {
       form: CLIENT_CREDENTIALS,
-      authorization: basicAuth(randomUUID(), 'guess'),
+      authorization: basicAuth(id, 'guess'),
       remoteAddress: '10.9.9.9',
     };
     for (let i = 0; i < 5; i++)
       oauthError(await oauthRequest(api, acme, unknown), 401, 'invalid_client');
+    await holdLock(id, '10.9.9.9');
     oauthError(await oauthRequest(api, acme, unknown), 429, 'slow_down');
   });
 
