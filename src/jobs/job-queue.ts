@@ -128,7 +128,10 @@ export class JobQueue {
       throw new JobNotRunError(`Another run of ${queue.name} ${key} is under way.`);
     }
     if (start.state === 'poisoned') {
-      this.log?.error({ queue: queue.name, job: job.id, key, crashes: start.crashes }, start.reason);
+      this.log?.error(
+        { queue: queue.name, job: job.id, key, crashes: start.crashes },
+        start.reason,
+      );
       await queue.poisoned?.(data, start.reason);
       // Failed with the reason, with no retry left.
       await this.database.query(

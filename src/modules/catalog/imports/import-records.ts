@@ -59,7 +59,12 @@ async function* jsonlRecords(
     if (raw.overLongBytes !== undefined) {
       index++;
       if (index > skip)
-        yield { index, line, bytes: raw.end, problems: overLong(raw.overLongBytes, maxRecordBytes) };
+        yield {
+          index,
+          line,
+          bytes: raw.end,
+          problems: overLong(raw.overLongBytes, maxRecordBytes),
+        };
       continue;
     }
     let text = raw.bytes.toString('utf8');

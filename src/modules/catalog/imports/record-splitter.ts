@@ -40,7 +40,11 @@ export async function* splitRecords(
     const done: RawRecord =
       size > maxBytes
         ? { bytes: Buffer.alloc(0), overLongBytes: size, lineFeeds: feeds, end }
-        : { bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size), lineFeeds: feeds, end };
+        : {
+            bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size),
+            lineFeeds: feeds,
+            end,
+          };
     parts = [];
     size = 0;
     lineFeeds = 0;
@@ -56,7 +60,11 @@ export async function* splitRecords(
       if (quoted) {
         // Quotes before the line feed (or the chunk's end) flip whether it is inside a field.
         const limit = lf === -1 ? chunk.length : lf;
-        for (let q = chunk.indexOf(QUOTE, scan); q !== -1 && q < limit; q = chunk.indexOf(QUOTE, q + 1))
+        for (
+          let q = chunk.indexOf(QUOTE, scan);
+          q !== -1 && q < limit;
+          q = chunk.indexOf(QUOTE, q + 1)
+        )
           inQuotes = !inQuotes;
       }
       if (lf === -1) {
