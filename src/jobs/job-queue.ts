@@ -5,7 +5,7 @@ import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../db/database.ts';
 import { JOB_SCHEMA } from './job-schema.ts';
-import { JobRuns, type JobRunsOptions } from './job-runs.ts';
+import { JobRuns, type JobRun, type JobRunsOptions } from './job-runs.ts';
 import { bossDb } from './pglite-boss-adapter.ts';
 
 export interface QueueDefinition<Data extends object> {
@@ -49,6 +49,8 @@ export class JobQueue {
   private readonly options: JobQueueOptions;
   private readonly queues: QueueDefinition<object>[] = [];
   private readonly runs: JobRuns;
+  /** Runs under way in this process: a graceful stop ends their records (no crash counted). */
+  private readonly active = new Set<JobRun>();
   private boss: PgBoss | undefined;
   private log: FastifyBaseLogger | undefined;
 
@@ -145,9 +147,11 @@ export class JobQueue {
         { queue: queue.name, job: job.id, key, crashes: start.run.crashes },
         'job runs again after runs that ended their process',
       );
+    this.active.add(start.run);
     try {
       await queue.handler(data, job);
     } finally {
+      this.active.delete(start.run);
       await start.run
         .finish()
         .catch((error: unknown) =>
@@ -202,6 +206,10 @@ export class JobQueue {
     // Jobs in flight are failed back to the queue and retried by whichever instance runs next.
     await this.boss?.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
     this.boss = undefined;
+    // Runs still under way are cut short by the stop, not by a crash: their jobs are not counted
+    // as having ended their process (a deploy during a long export is no poison).
+    await Promise.allSettled([...this.active].map((run) => run.finish()));
+    this.active.clear();
   }
 
   private requireStarted(): PgBoss {

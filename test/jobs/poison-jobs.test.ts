@@ -6,7 +6,9 @@
 // any instance would read the same count. Both engines.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { JobQueue } from '../../src/jobs/job-queue.ts';
 import { PROJECT_ROOT, childEnv, migratedDataDir, removeTempDirs } from '../support/processes.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -92,4 +94,51 @@ describe('a job whose runs end their process', () => {
       expect(later.lines.at(-1)!.startsWith('DONE failed ')).toBe(true);
     },
   );
+});
+
+describe('a run cut short by a graceful stop', () => {
+  it('is not counted as a run that ended its process', { timeout: 60_000 }, async () => {
+    const database = await openTestDatabase();
+    const queue = new JobQueue(database.handle, {
+      pollingIntervalSeconds: 1,
+      maintenanceIntervalSeconds: 30,
+      crashLimit: 3,
+      heartbeatSeconds: 60,
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    queue.define({
+      name: 'test.long',
+      handler: async () => {
+        started();
+        // Outlives the stop's 10 s wait, as a long export would.
+        await held;
+      },
+      retryLimit: 3,
+      retryDelaySeconds: 1,
+      expireInSeconds: 3600,
+      concurrency: 1,
+    });
+    try {
+      await queue.start(pino({ level: 'silent' }));
+      await queue.send('test.long', {});
+      await running;
+      const during = await database.handle.query(
+        "select 1 from job_runs where queue = 'test.long' and run_token is not null",
+      );
+      expect(during).toHaveLength(1);
+      await queue.stop();
+      expect(
+        await database.handle.query("select crashes from job_runs where queue = 'test.long'"),
+      ).toEqual([]);
+    } finally {
+      release();
+      // The handler's end still writes (its run record, pg-boss's completion, which pg-boss does
+      // not wait for): the database closes after them.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await database.handle.close();
+    }
+  });
 });
