@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { serializeErrorBody } from './error-body.ts';
+import { securityHeaders } from './security-headers.ts';
 import { LATEST_VERSION } from './versioning.ts';
 
 interface ClientError extends Error {
@@ -68,22 +69,11 @@ function malformed(error: ClientError): Refusal {
   };
 }
 
-/**
- * Headers every answer carries (src/http/security-headers.ts, X-Api-Version), as helmet sets
- * them on the answers Fastify sends.
- */
+/** Headers every answer carries: X-Api-Version and the security headers (security-headers.ts). */
 function fixedHeaders(https: boolean): [string, string][] {
   return [
-    ['X-Api-Version', LATEST_VERSION],
-    ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
-    ['Cross-Origin-Opener-Policy', 'same-origin'],
-    ['Cross-Origin-Resource-Policy', 'same-origin'],
-    ['Referrer-Policy', 'no-referrer'],
-    ['X-Content-Type-Options', 'nosniff'],
-    ['X-Frame-Options', 'DENY'],
-    ...(https
-      ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as [string, string]]
-      : []),
+    ['x-api-version', LATEST_VERSION],
+    ...securityHeaders({ publicScheme: https ? 'https' : 'http' }),
   ];
 }
 
