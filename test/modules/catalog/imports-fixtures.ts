@@ -131,3 +131,45 @@ export async function importResults(
     .filter(Boolean)
     .map((line) => JSON.parse(line) as RowResult);
 }
+
+/** Imports an uploaded asset (SkipFailedRows, createMissing) and waits for the job's end. */
+export async function importAsset(
+  api: TestApi,
+  tenant: TestTenant,
+  assetId: number,
+  timeoutMs: number,
+): Promise<ImportJobJson> {
+  const response = await postImport(
+    api,
+    tenant,
+    undefined,
+    '',
+    `assetId=${assetId}&errorPolicy=SkipFailedRows&createMissing=true`,
+  );
+  expectStatus(response, 202);
+  return waitForJob<ImportJobJson>(
+    api,
+    tenant,
+    `${IMPORTS}/${response.json<ImportJobJson>().Id}`,
+    undefined,
+    timeoutMs,
+  );
+}
+
+export interface MemorySample {
+  at: number;
+  heap: number;
+  rss: number;
+}
+
+/** Samples this process's heap and RSS every `intervalMs` until `stop()`. */
+export function sampleMemory(intervalMs: number): { samples: MemorySample[]; stop: () => void } {
+  const samples: MemorySample[] = [];
+  const take = () => {
+    const { heapUsed, rss } = process.memoryUsage();
+    samples.push({ at: Date.now(), heap: heapUsed, rss });
+  };
+  take();
+  const timer = setInterval(take, intervalMs);
+  return { samples, stop: () => clearInterval(timer) };
+}

@@ -7,14 +7,8 @@
 // run peaks no higher than the first (give or take the collector's timing).
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CATALOG, expectStatus, type ItemJson, type Page } from './catalog-fixtures.ts';
-import {
-  IMPORTS,
-  postImport,
-  startImportApi,
-  waitForJob,
-  type ImportJobJson,
-} from './imports-fixtures.ts';
+import { CATALOG, type ItemJson, type Page } from './catalog-fixtures.ts';
+import { importAsset, sampleMemory, startImportApi } from './imports-fixtures.ts';
 
 const ROWS = Number(process.env.IMPORT_TEST_ROWS ?? 10_000);
 // Measured: +27 MB at 20k records on PGlite, +171 MB peak at 1M (a 285 MB file) on PostgreSQL.
@@ -57,28 +51,11 @@ it(`imports ${ROWS} records with a bounded heap`, async () => {
   );
   const heapBefore = process.memoryUsage().heapUsed;
   const rssBefore = process.memoryUsage().rss;
-  const samples: { at: number; heap: number; rss: number }[] = [];
-  const sampler = setInterval(() => {
-    const { heapUsed, rss } = process.memoryUsage();
-    samples.push({ at: Date.now(), heap: heapUsed, rss });
-  }, 50);
+  const memory = sampleMemory(50);
+  const { samples } = memory;
   const started = Date.now();
   try {
-    const response = await postImport(
-      api,
-      tenant,
-      undefined,
-      '',
-      `assetId=${asset.Id}&errorPolicy=SkipFailedRows&createMissing=true`,
-    );
-    expectStatus(response, 202);
-    const job = await waitForJob<ImportJobJson>(
-      api,
-      tenant,
-      `${IMPORTS}/${response.json<ImportJobJson>().Id}`,
-      undefined,
-      ROWS * 20,
-    );
+    const job = await importAsset(api, tenant, asset.Id, ROWS * 20);
     expect(job).toMatchObject({
       State: 'Succeeded',
       RowsRead: ROWS,
@@ -86,7 +63,7 @@ it(`imports ${ROWS} records with a bounded heap`, async () => {
       RowsFailed: 0,
     });
   } finally {
-    clearInterval(sampler);
+    memory.stop();
   }
   const seconds = (Date.now() - started) / 1000;
   const mb = (bytes: number) => Math.round(bytes / 1048576);

@@ -12,8 +12,9 @@ import {
   IMPORTS,
   JSONL,
   importResults,
-  postImport,
   runImport,
+  importAsset,
+  sampleMemory,
   startImportApi,
   waitForJob,
   type ImportJobJson,
@@ -164,34 +165,16 @@ describe('POST /private/catalog/imports (memory)', () => {
       Number.MAX_SAFE_INTEGER,
     );
     const before = process.memoryUsage();
-    let peakHeap = before.heapUsed;
-    let peakRss = before.rss;
-    const sampler = setInterval(() => {
-      const { heapUsed, rss } = process.memoryUsage();
-      peakHeap = Math.max(peakHeap, heapUsed);
-      peakRss = Math.max(peakRss, rss);
-    }, 10);
+    const memory = sampleMemory(10);
     const started = process.cpuUsage();
     let job: ImportJobJson;
     try {
-      const response = await postImport(
-        api,
-        tenant,
-        undefined,
-        '',
-        `assetId=${asset.Id}&errorPolicy=SkipFailedRows&createMissing=true`,
-      );
-      expectStatus(response, 202);
-      job = await waitForJob<ImportJobJson>(
-        api,
-        tenant,
-        `${IMPORTS}/${response.json<ImportJobJson>().Id}`,
-        undefined,
-        240_000,
-      );
+      job = await importAsset(api, tenant, asset.Id, 240_000);
     } finally {
-      clearInterval(sampler);
+      memory.stop();
     }
+    const peakHeap = Math.max(...memory.samples.map((sample) => sample.heap));
+    const peakRss = Math.max(...memory.samples.map((sample) => sample.rss));
     const cpu = process.cpuUsage(started);
     const mb = (n: number) => Math.round(n / 2 ** 20);
     console.log(
