@@ -8,7 +8,7 @@ import { DashboardPage } from './pages/DashboardPage.tsx';
 import { ItemsPage } from './pages/ItemsPage.tsx';
 
 // Pages other than the first two load on demand, so opening the console fetches less.
-const ItemEditorPage = lazy(() => import('./pages/ItemEditorPage.tsx'));
+const ItemEditorPage = lazy(() => import('./pages/item-editor/ItemEditorPage.tsx'));
 const CategoriesPage = lazy(() => import('./pages/CategoriesPage.tsx'));
 const CatalogListsPage = lazy(() => import('./pages/CatalogListsPage.tsx'));
 const StoresPage = lazy(() => import('./pages/StoresPage.tsx'));

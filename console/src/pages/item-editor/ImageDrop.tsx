@@ -1,9 +1,9 @@
 // An item's images: the related images with their default, and a drop zone (or file picker)
 // that uploads each file as an asset with visible progress, then relates it to the item.
 import { useState, type DragEvent } from 'react';
-import { api, upload } from '../api.ts';
-import { ErrorMessage, Progress, useAction, useLoad } from '../components.tsx';
-import type { Asset, RelatedAsset } from '../types.ts';
+import { api, upload } from '../../api.ts';
+import { ErrorMessage, Progress, useAction, useLoad } from '../../components.tsx';
+import type { Asset, RelatedAsset } from '../../types.ts';
 
 export function ImageDrop({ itemId, editable }: { itemId: number; editable: boolean }) {
   const imagesPath = `/private/catalog/items/${itemId}/image`;

@@ -1,0 +1,62 @@
+// The item's own fields: titles, codes, status, category, brand and descriptions.
+import type { CatalogChoices } from '../../catalog.ts';
+import { Field, Section, Select } from '../../components.tsx';
+import type { ItemForm, SetField } from './item-form-model.ts';
+
+const STATUS_OPTIONS = [
+  { value: '1', label: 'Active' },
+  { value: '2', label: 'Passive' },
+];
+
+export function ItemFieldsSection(props: {
+  form: ItemForm;
+  set: SetField;
+  choices: CatalogChoices;
+}) {
+  const { form, set, choices } = props;
+  return (
+    <Section title="Fields">
+      <div className="grid">
+        <Field label="Title" value={form.Title} onChange={set('Title')} required />
+        <Field label="Name" value={form.Name} onChange={set('Name')} />
+        <Field label="SKU" value={form.SKU} onChange={set('SKU')} />
+        <Field label="Model" value={form.Model} onChange={set('Model')} />
+        <Select
+          label="Status"
+          value={form.ItemStatusId}
+          onChange={set('ItemStatusId')}
+          options={STATUS_OPTIONS}
+        />
+        <Select
+          label="Category"
+          value={form.CategoryId}
+          onChange={set('CategoryId')}
+          empty="(none)"
+          options={choices.categories.map((c) => ({
+            value: String(c.category.Id),
+            label: c.path,
+          }))}
+        />
+        <Select
+          label="Brand"
+          value={form.BrandId}
+          onChange={set('BrandId')}
+          empty="(none)"
+          options={choices.brands.map((b) => ({ value: String(b.Id), label: b.Name }))}
+        />
+      </div>
+      <Field
+        label="Short description"
+        value={form.ShortDescription}
+        onChange={set('ShortDescription')}
+        multiline
+      />
+      <Field
+        label="Long description"
+        value={form.LongDescription}
+        onChange={set('LongDescription')}
+        multiline
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,57 @@
+// Between the API's item and the editor's form: the form starts from an item (or from nothing
+// for a new one), and saving sends the whole item, so the API replaces prices, attributes and
+// tags with what the form holds.
+import type { Item } from '../../types.ts';
+import type { ItemForm } from './item-form-model.ts';
+
+const text = (value: string | null | undefined) => value ?? '';
+const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
+const idOrNull = (value: string) => (value === '' ? null : Number(value));
+
+export function formFromItem(item?: Item): ItemForm {
+  return {
+    Title: text(item?.Title),
+    Name: text(item?.Name),
+    SKU: text(item?.SKU),
+    Model: text(item?.Model),
+    ShortDescription: text(item?.ShortDescription),
+    LongDescription: text(item?.LongDescription),
+    ItemStatusId: String(item?.ItemStatusId ?? 1),
+    CategoryId: item?.CategoryId ? String(item.CategoryId) : '',
+    BrandId: item?.BrandId ? String(item.BrandId) : '',
+    DefaultItemId: item?.DefaultItemId ? String(item.DefaultItemId) : '',
+    prices: (item?.Prices ?? []).map((p) => ({
+      PriceTypeId: String(p.PriceTypeId),
+      NormalPrice: String(p.NormalPrice),
+      DiscountPrice: p.DiscountPrice === null ? '' : String(p.DiscountPrice),
+    })),
+    attributes: (item?.DynamicAttributes ?? []).map((a) => ({
+      TypeId: String(a.TypeId),
+      Value: a.Value,
+    })),
+    tags: new Set((item?.Tags ?? []).map((t) => t.Id)),
+  };
+}
+
+/** The body of the POST (new item) or PUT (existing one) that saves the form. */
+export function itemBodyFromForm(form: ItemForm) {
+  return {
+    Title: form.Title.trim(),
+    Name: orNull(form.Name),
+    SKU: orNull(form.SKU),
+    Model: orNull(form.Model),
+    ShortDescription: orNull(form.ShortDescription),
+    LongDescription: orNull(form.LongDescription),
+    ItemStatusId: Number(form.ItemStatusId),
+    CategoryId: idOrNull(form.CategoryId),
+    BrandId: idOrNull(form.BrandId),
+    DefaultItemId: idOrNull(form.DefaultItemId),
+    Prices: form.prices.map((p) => ({
+      PriceTypeId: Number(p.PriceTypeId),
+      NormalPrice: Number(p.NormalPrice),
+      DiscountPrice: p.DiscountPrice === '' ? null : Number(p.DiscountPrice),
+    })),
+    DynamicAttributes: form.attributes.map((a) => ({ TypeId: Number(a.TypeId), Value: a.Value })),
+    Tags: [...form.tags].map((Id) => ({ Id })),
+  };
+}
