@@ -1,4 +1,4 @@
-// The catalog import against its baseline, in one run (issue 20): BENCH_IMPORT_ROWS items (default
+// The catalog import against its baseline, in one run: BENCH_IMPORT_ROWS items (default
 // 100k) with two prices, two dynamic attributes, a tag, a category and a brand, imported by the
 // import job (validation, references, documents and search indexing by the database's triggers)
 // into a new tenant; then the same rows written by bare multi-row INSERTs, 1000 rows a statement,

@@ -1,4 +1,4 @@
-// The AssetUrl scenarios (issue 13): a 100 KB PNG whole, a 1 MiB range of a 10 MiB MP4 at a random
+// The AssetUrl scenarios: a 100 KB PNG whole, a 1 MiB range of a 10 MiB MP4 at a random
 // offset (what a player asks for when it seeks, in the bounded chunks Safari and most native
 // players request), and the whole MP4 (a download). Each is measured against the same request to
 // a bare node:http server answering with fs.createReadStream (asset-baseline.ts), run in the same
