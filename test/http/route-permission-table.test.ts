@@ -8,42 +8,18 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildApp, createServices } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import { routeAccess } from '../../src/http/route-access.ts';
 import { requiredPermission } from '../../src/http/route-permissions.ts';
-import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { startRouteWalk, type RouteWalk } from '../support/route-walk.ts';
 
 const TABLE = new URL('./route-permission-table.json', import.meta.url);
 
-let database: TestDatabase;
-let close: () => Promise<void>;
-const routes: RouteOptions[] = [];
+let walk: RouteWalk;
 
 beforeAll(async () => {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '8080', DATA_DIR: '/nonexistent' });
-  database = await openTestDatabase();
-  const services = createServices(config, database.handle);
-  // Each module's routes plugin runs inside one that records the routes it declares, after every
-  // hook that sets their config (those of the root and of the plugins around the module's).
-  for (const module of services.modules) {
-    const own = module.routes;
-    if (!own) continue;
-    module.routes = async (app) => {
-      app.addHook('onRoute', (route) => {
-        routes.push(route);
-      });
-      await app.register(own);
-    };
-  }
-  const app = await buildApp(services);
-  await app.ready();
-  close = () => app.close();
+  walk = await startRouteWalk();
 });
-afterAll(async () => {
-  await close?.();
-  await database?.handle.close();
-});
+afterAll(() => walk?.close());
 
 /** "<access> <permission>": the permission, `owner` (no area) or `-` (no token is taken). */
 function requirement(route: RouteOptions): string {
@@ -61,7 +37,7 @@ function requirement(route: RouteOptions): string {
 
 it('asks every route for the permission it asked for before', async () => {
   const actual: Record<string, string> = {};
-  for (const route of routes) {
+  for (const route of walk.routes) {
     for (const method of [route.method].flat())
       actual[`${method} ${route.url}`] = requirement({ ...route, method });
   }
