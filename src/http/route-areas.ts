@@ -15,6 +15,7 @@ declare module 'fastify' {
 /** Routes whose area came from a plugin around them, which a plugin nearer to them may replace. */
 const inherited = new WeakSet<RouteOptions>();
 
+/** The areas there are (those the modules declare), before any route is registered. */
 export function declarePermissionAreas(app: FastifyInstance, areas: Iterable<string>): void {
   app.decorate('permissionAreas', new Set(areas));
 }
@@ -25,15 +26,15 @@ export function declarePermissionAreas(app: FastifyInstance, areas: Iterable<str
  */
 export function routesInArea(instance: FastifyInstance, area: string | null): void {
   const known = instance.hasDecorator('permissionAreas') ? instance.permissionAreas : undefined;
-  const check = (name: string | null | undefined, url: string) => {
+  const check = (name: string | null | undefined, where: string) => {
     if (known && name && !known.has(name))
-      throw new Error(`${url}: no module declares the permission area "${name}"`);
+      throw new Error(`No module declares the permission area "${name}" (${where})`);
   };
-  check(area, instance.prefix || 'routes');
+  check(area, 'routesInArea');
   instance.addHook('onRoute', (route) => {
     const own = route.config?.area;
     if (own !== undefined && !inherited.has(route)) {
-      check(own, route.url);
+      check(own, `${String(route.method)} ${route.url}`);
       return;
     }
     route.config = { ...route.config, area };
