@@ -19,6 +19,7 @@ import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
+import { declarePermissionAreas, inArea } from './http/route-areas.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerTenantResolution } from './http/tenant-host.ts';
 import { registerValidation } from './http/validation.ts';
@@ -243,6 +244,12 @@ export function createServices(
   };
 }
 
+/** The permission areas a module's routes belong to. */
+function permissionAreasOf(module: AppModule): string[] {
+  const { permissions } = module;
+  return permissions ? [permissions.area, ...(permissions.otherAreas ?? [])] : [];
+}
+
 /** Fastify's trustProxy: a hop count becomes the function that Fastify's types ask for. */
 function trustProxyOption(value: Config['trustProxy']) {
   if (typeof value !== 'number') return value;
@@ -369,7 +376,9 @@ export async function buildApp(
   registerHealth(app, services.database);
 
   for (const module of modules) for (const schema of module.schemas ?? []) app.addSchema(schema);
-  for (const module of modules) if (module.routes) await app.register(module.routes);
+  declarePermissionAreas(app, modules.flatMap(permissionAreasOf));
+  for (const module of modules)
+    if (module.routes) await app.register(inArea(module.permissions?.area ?? null, module.routes));
   for (const module of modules)
     for (const queue of module.queues ?? []) services.jobs.define(queue);
   services.jobs.define(idempotencyPruneQueue(services.idempotency, () => services.logger.current));

@@ -24,12 +24,25 @@ export interface ModuleContext {
   urls: PublicUrls;
 }
 
+export interface ModulePermissions {
+  /** The permission area of the module's routes (`catalog`: `catalog:read`, `catalog:write`). */
+  area: string;
+  /** Areas that some of its routes name in their config instead (`config: { area }`). */
+  otherAreas?: readonly string[];
+}
+
 export interface AppModule<Services extends object = object> {
   name: string;
   /** What the module offers: to its own routes, to the CLI and (through app.ts) to other modules. */
   services: Services;
   /** The module's routes, registered under the server's root. */
   routes?: FastifyPluginAsync;
+  /**
+   * What a member's roles must allow to call the module's routes (src/http/route-areas.ts): the
+   * area they belong to unless one names another in its config, and the other areas its routes
+   * name. Together the modules' areas are every area there is.
+   */
+  permissions?: ModulePermissions;
   /** JSON schemas with an $id that routes refer to, added once at the root (before any routes). */
   schemas?: object[];
   /** The job queues the module works (their handlers run on every instance, each job once). */

@@ -1,20 +1,24 @@
-// Every operation that takes a token belongs to an area (src/http/route-permissions.ts), so a
-// member's roles decide about it; a new route outside every area would silently become the
+// Every operation that takes a token belongs to an area (its module's, src/http/route-areas.ts),
+// so a member's roles decide about it; a new route outside every area would silently become the
 // owner's only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessForPath } from '../../src/http/route-access.ts';
-import { areaOf } from '../../src/http/route-permissions.ts';
-import { startTestApi, type TestApi } from '../support/test-api.ts';
+import { ROLES } from '../../src/modules/members/roles.ts';
+import { routeAt, startRouteWalk, type RouteWalk } from '../support/route-walk.ts';
 
-let api: TestApi;
+let walk: RouteWalk;
 let paths: string[];
 
 beforeAll(async () => {
-  api = await startTestApi();
-  const document = (await api.call({ url: '/openapi.json' })).json<{ paths: object }>();
+  walk = await startRouteWalk();
+  const document = (await walk.app.inject({ url: '/openapi.json' })).json<{ paths: object }>();
   paths = Object.keys(document.paths);
 });
-afterAll(() => api?.close());
+afterAll(() => walk?.close());
+
+/** The area of the route at an OpenAPI path (its GET where it has one). */
+const areaOf = (path: string) =>
+  (routeAt(walk, path, 'GET') ?? routeAt(walk, path))?.config?.area ?? undefined;
 
 describe('route areas', () => {
   it('puts every path that needs a token in an area', () => {
@@ -37,5 +41,21 @@ describe('route areas', () => {
     ['/management/security/roles', 'account'],
   ])('%s is in %s', (path, area) => {
     expect(areaOf(path)).toBe(area);
+  });
+
+  it('has the areas the modules declare, each role granting only those', () => {
+    const areas = [...walk.app.permissionAreas].sort();
+    expect(areas).toEqual([
+      'account',
+      'analytics',
+      'apps',
+      'catalog',
+      'company',
+      'integration',
+      'security',
+      'storage',
+    ]);
+    const granted = ROLES.flatMap((role) => role.Permissions).filter((p) => p !== '*');
+    expect(granted.filter((p) => !areas.includes(p.split(':')[0]!))).toEqual([]);
   });
 });

@@ -34,6 +34,7 @@ export function createAnalyticsModule(
   };
   return {
     name: 'analytics',
+    permissions: { area: 'analytics' },
     services,
     routes: async (app) => {
       await app.register(analyticsRoutes, {

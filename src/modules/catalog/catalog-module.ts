@@ -83,6 +83,7 @@ export function createCatalogModule(
   };
   return {
     name: 'catalog',
+    permissions: { area: 'catalog' },
     services,
     // The category tree node refers to itself, so it is a named schema at the root.
     schemas: [CategoryTreeItem],

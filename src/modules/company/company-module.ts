@@ -29,6 +29,7 @@ export function createCompanyModule(context: ModuleContext): AppModule<CompanySe
   };
   return {
     name: 'company',
+    permissions: { area: 'company' },
     services,
     routes: async (app) => {
       await app.register(storeRoutes, { stores: services.stores });

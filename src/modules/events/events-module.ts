@@ -73,6 +73,8 @@ export function createEventsModule(
   );
   return {
     name: 'events',
+    // Webhooks and the event feed are integration settings, with data of every area.
+    permissions: { area: 'integration' },
     services: { feed, subscriptions, deliveries, dispatcher },
     routes: async (app) => {
       await app.register(webhookRoutes, { subscriptions, deliveries });

@@ -68,6 +68,7 @@ export function createIntegrationModule(
 
   return {
     name: 'integration',
+    permissions: { area: 'integration' },
     services: { endpoints, provisioning },
     hostResolvers: [gateway],
     queues: [

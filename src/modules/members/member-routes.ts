@@ -112,6 +112,7 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = asyn
   app.get(
     '/management/security/roles',
     {
+      config: { area: 'account' },
       schema: {
         tags,
         summary: 'Fetch the roles a member can hold, with what each allows',

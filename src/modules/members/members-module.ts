@@ -22,6 +22,8 @@ export function createMembersModule(
   const signIn = new MemberSignIn(context.database);
   return {
     name: 'members',
+    // Every signed-in member may read the role list (`account`); the rest is the members'.
+    permissions: { area: 'security', otherAreas: ['account'] },
     services: { members, signIn },
     routes: async (app) => {
       await app.register(memberRoutes, { members });

@@ -45,6 +45,7 @@ export function createOAuthModule(
   const formTokens = new SignInFormTokens(tokens.keys);
   return {
     name: 'oauth',
+    permissions: { area: 'apps' },
     services: { tokens, apps, clients, verifier, sessions },
     routes: async (app) => {
       await app.register(tokenRoutes, {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertBodyIdMatches } from '../../http/body-id.ts';
+import { routesInArea } from '../../http/route-areas.ts';
 import { ASSET_FAMILIES } from './content-check.ts';
 import {
   AddRelationQuery,
@@ -21,6 +22,8 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
   instance,
   { relations },
 ) => {
+  // Relating assets to items, brands and categories edits the catalog.
+  routesInArea(instance, 'catalog');
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   for (const entity of RELATED_ENTITIES) {
     for (const kind of ASSET_FAMILIES) {

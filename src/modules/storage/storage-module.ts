@@ -39,6 +39,7 @@ export function createStorageModule(
   const collector = new BlobCollector(database, store);
   return {
     name: 'storage',
+    permissions: { area: 'storage' },
     services: { store, assets, relations, collector },
     routes: async (app) => {
       await app.register(assetRoutes, { assets, store, maxRanges: config.assetMaxRanges });

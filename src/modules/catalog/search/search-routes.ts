@@ -17,6 +17,7 @@ export const searchRoutes: FastifyPluginAsync<{ search: SearchService }> = async
   app.post(
     '/private/catalog/items',
     {
+      config: { onlyReads: true },
       schema: {
         tags,
         summary: 'Search items: full text, filters, ordering and navigation counts',
