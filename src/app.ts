@@ -48,11 +48,7 @@ import { createNotificationsModule } from './modules/notifications/notifications
 import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
 import { createMembersModule, type MembersServices } from './modules/members/members-module.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
-import {
-  createStorageModule,
-  type RelatedEntity,
-  type StorageServices,
-} from './modules/storage/storage-module.ts';
+import { createStorageModule, type StorageServices } from './modules/storage/storage-module.ts';
 import type { TenantService } from './modules/tenants/tenant-service.ts';
 import { createTenantsModule } from './modules/tenants/tenants-module.ts';
 
@@ -146,9 +142,9 @@ export function createServices(
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
   });
-  // Bound late: the storage module is created below (it needs the catalog too).
+  const storage = createStorageModule(context);
   const catalog = createCatalogModule(context, {
-    files: {
+    assets: {
       store: async (tenantId, baseUrl, file, body, maxBytes) => {
         const asset = await storage.services.assets.createFromStream(
           tenantId,
@@ -168,6 +164,10 @@ export function createServices(
           read: () => storage.services.store.read(blob.sha256, { start: 0, end: blob.size - 1 }),
         };
       },
+      familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),
+      describe: (tenantId, assetIds, baseUrl) =>
+        storage.services.assets.describe(tenantId, assetIds, baseUrl),
+      onForcedDelete: (release) => storage.services.assets.onForcedDelete(release),
     },
   });
   const integration = createIntegrationModule(
@@ -175,16 +175,6 @@ export function createServices(
     { notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification) },
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
-
-  const catalogEntities = {
-    items: catalog.services.items,
-    brands: catalog.services.brands,
-    categories: catalog.services.categories,
-  };
-  const storage = createStorageModule(context, {
-    entityExists: (entity: RelatedEntity, tenantId, id) =>
-      catalogEntities[entity].exists(tenantId, id),
-  });
 
   const company = createCompanyModule(context);
   const analytics = createAnalyticsModule(context, {

@@ -6,7 +6,7 @@ import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
 import { ApiError, badRequest, conflict, notFound, type FieldError } from '../../../http/errors.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
-import type { CatalogFiles } from '../catalog-files.ts';
+import type { AssetFiles } from '../catalog-assets.ts';
 import { JobLease, orphanedJobs } from '../job-lease.ts';
 import { settleChunk, type ChunkRow } from './import-chunk.ts';
 import { checkRecord } from './import-record-check.ts';
@@ -114,7 +114,7 @@ export interface ImportServiceOptions {
 
 export class ImportService {
   private readonly db: DatabaseHandle;
-  private readonly files: CatalogFiles;
+  private readonly files: AssetFiles;
   private readonly jobs: JobQueue;
   private readonly options: ImportServiceOptions;
   private stopping = false;
@@ -122,7 +122,7 @@ export class ImportService {
 
   constructor(
     db: DatabaseHandle,
-    files: CatalogFiles,
+    files: AssetFiles,
     jobs: JobQueue,
     options: ImportServiceOptions,
   ) {
