@@ -41,16 +41,18 @@ import {
 } from './modules/events/events-module.ts';
 import {
   createIntegrationModule,
+  type GatewayProvisioner,
   type IntegrationServices,
 } from './modules/integration/integration-module.ts';
-import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
-import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
-import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
+import {
+  createNotificationsModule,
+  type MailTransport,
+  type Outbox,
+} from './modules/notifications/notifications-module.ts';
 import { createMembersModule, type MembersServices } from './modules/members/members-module.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
 import { createStorageModule, type StorageServices } from './modules/storage/storage-module.ts';
-import type { TenantService } from './modules/tenants/tenant-service.ts';
-import { createTenantsModule } from './modules/tenants/tenants-module.ts';
+import { createTenantsModule, type TenantService } from './modules/tenants/tenants-module.ts';
 
 export interface Services {
   config: Config;
