@@ -83,6 +83,25 @@ export default tseslint.config(
       ],
     },
   },
+  // A module's public surface is its <name>-module.ts: the wiring (app.ts) and the CLI (main.ts)
+  // reach a module only through it, so its other files stay free to move and change.
+  {
+    files: ['src/app.ts', 'src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\./modules/(?!([^/]+)/\\1-module\\.ts$)',
+              message:
+                'Import a module only through its src/modules/<name>/<name>-module.ts (export from there what is needed).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,

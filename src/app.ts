@@ -42,20 +42,18 @@ import {
 } from './modules/events/events-module.ts';
 import {
   createIntegrationModule,
+  type GatewayProvisioner,
   type IntegrationServices,
 } from './modules/integration/integration-module.ts';
-import type { GatewayProvisioner } from './modules/integration/provisioning.ts';
-import { createNotificationsModule } from './modules/notifications/notifications-module.ts';
-import type { MailTransport, Outbox } from './modules/notifications/outbox.ts';
+import {
+  createNotificationsModule,
+  type MailTransport,
+  type Outbox,
+} from './modules/notifications/notifications-module.ts';
 import { createMembersModule, type MembersServices } from './modules/members/members-module.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
-import {
-  createStorageModule,
-  type RelatedEntity,
-  type StorageServices,
-} from './modules/storage/storage-module.ts';
-import type { TenantService } from './modules/tenants/tenant-service.ts';
-import { createTenantsModule } from './modules/tenants/tenants-module.ts';
+import { createStorageModule, type StorageServices } from './modules/storage/storage-module.ts';
+import { createTenantsModule, type TenantService } from './modules/tenants/tenants-module.ts';
 
 export interface Services {
   config: Config;
@@ -147,9 +145,9 @@ export function createServices(
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
   });
-  // Bound late: the storage module is created below (it needs the catalog too).
+  const storage = createStorageModule(context);
   const catalog = createCatalogModule(context, {
-    files: {
+    assets: {
       store: async (tenantId, baseUrl, file, body, maxBytes) => {
         const asset = await storage.services.assets.createFromStream(
           tenantId,
@@ -169,6 +167,10 @@ export function createServices(
           read: () => storage.services.store.read(blob.sha256, { start: 0, end: blob.size - 1 }),
         };
       },
+      familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),
+      describe: (tenantId, assetIds, baseUrl) =>
+        storage.services.assets.describe(tenantId, assetIds, baseUrl),
+      onForcedDelete: (release) => storage.services.assets.onForcedDelete(release),
     },
   });
   const integration = createIntegrationModule(
@@ -176,16 +178,6 @@ export function createServices(
     { notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification) },
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
-
-  const catalogEntities = {
-    items: catalog.services.items,
-    brands: catalog.services.brands,
-    categories: catalog.services.categories,
-  };
-  const storage = createStorageModule(context, {
-    entityExists: (entity: RelatedEntity, tenantId, id) =>
-      catalogEntities[entity].exists(tenantId, id),
-  });
 
   const company = createCompanyModule(context);
   const analytics = createAnalyticsModule(context, {

@@ -7,10 +7,10 @@ import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabase } from './schema.ts';
 import { ApiError } from './http/errors.ts';
-import type { ImportJob } from './modules/catalog/imports/import-schemas.ts';
+import type { ImportJob } from './modules/catalog/catalog-module.ts';
 import { publicUrls } from './http/public-urls.ts';
-import { ensureConsoleBuilt } from './modules/console/console-build.ts';
-import { TenantExistsError, TenantNameError } from './modules/tenants/tenant-errors.ts';
+import { ensureConsoleBuilt } from './modules/console/console-module.ts';
+import { TenantExistsError, TenantNameError } from './modules/tenants/tenants-module.ts';
 import { serve } from './server.ts';
 
 const USAGE = `Usage: npm run -s omni -- <command>

@@ -80,4 +80,12 @@ export const catalogErrors = {
     ),
   notAVariant: (id: number) =>
     conflict('NotAVariant', `Item ${id} is not in a variant group; use group instead.`),
+
+  // Asset relations (contract §5.3).
+  assetNotFound: (id: number) => notFound(`Asset ${id}`),
+  assetKindMismatch: (family: string, kind: string) =>
+    conflict('AssetTypeMismatch', `An asset of type ${family} cannot be related as ${kind}.`),
+  duplicateRelation: (assetId: number) =>
+    conflict('DuplicateAssetRelation', `Asset ${assetId} is already related to this entity.`),
+  relationNotFound: (assetId: number) => notFound(`The relation with asset ${assetId}`),
 };

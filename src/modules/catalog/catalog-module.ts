@@ -1,6 +1,9 @@
 // The catalog module: items with variants, prices and dynamic attributes, brands, the category
-// tree, tags and price types, under /private/catalog.
+// tree, tags, price types, and the assets related to items, brands and categories, under
+// /private/catalog. It needs the storage module's assets, through CatalogAssets.
 import type { AppModule, ModuleContext } from '../../module.ts';
+import { relationRoutes } from './asset-relations/relation-routes.ts';
+import { RelationService } from './asset-relations/relation-service.ts';
 import { attributeRoutes } from './attributes/attribute-routes.ts';
 import { AttributeService } from './attributes/attribute-service.ts';
 import { brandRoutes } from './brands/brand-routes.ts';
@@ -8,7 +11,7 @@ import { BrandService } from './brands/brand-service.ts';
 import { categoryRoutes } from './categories/category-routes.ts';
 import { CategoryTreeItem } from './categories/category-schemas.ts';
 import { CategoryService } from './categories/category-service.ts';
-import type { CatalogFiles } from './catalog-files.ts';
+import type { CatalogAssets } from './catalog-assets.ts';
 import { giveUpJob } from './job-lease.ts';
 import { exportRoutes } from './exports/export-routes.ts';
 import { EXPORT_QUEUE, ExportService } from './exports/export-service.ts';
@@ -35,14 +38,20 @@ export interface CatalogServices {
   search: SearchService;
   imports: ImportService;
   exports: ExportService;
+  relations: RelationService;
 }
 
-export type { CatalogFiles } from './catalog-files.ts';
+export type { CatalogAssets } from './catalog-assets.ts';
+/** An import's progress, as the CLI's progress bar shows it. */
+export type { ImportJob } from './imports/import-schemas.ts';
 
 /** What the catalog needs of other modules (passed in by app.ts). */
 export interface CatalogNeeds {
-  /** Import files are read from, and export files written to, assets of the tenant. */
-  files: CatalogFiles;
+  /**
+   * The storage module's assets: import files are read from them, export files written to them,
+   * and items, brands and categories relate them.
+   */
+  assets: CatalogAssets;
 }
 
 export function createCatalogModule(
@@ -51,12 +60,12 @@ export function createCatalogModule(
 ): AppModule<CatalogServices> {
   const db = context.database;
   const leaseSeconds = context.config.catalogJobLeaseSeconds;
-  const imports = new ImportService(db, needs.files, context.jobs, {
+  const imports = new ImportService(db, needs.assets, context.jobs, {
     leaseSeconds,
     maxBytes: context.config.importMaxBytes,
     maxRecordBytes: context.config.importMaxRecordBytes,
   });
-  const exports = new ExportService(db, needs.files, context.jobs, leaseSeconds);
+  const exports = new ExportService(db, needs.assets, context.jobs, leaseSeconds);
   let sweeper: NodeJS.Timeout | undefined;
   // Jobs whose worker died (their lease ran out) are sent again by any instance.
   const sweep = async () => {
@@ -69,17 +78,29 @@ export function createCatalogModule(
   };
   const attributes = new AttributeService(db);
   const variants = new VariantService(db);
+  const items = new ItemService(db, attributes, variants);
+  const brands = new BrandService(db);
+  const categories = new CategoryService(db);
+  const relations = new RelationService(db, needs.assets, {
+    items: (tenantId, id) => items.exists(tenantId, id),
+    brands: (tenantId, id) => brands.exists(tenantId, id),
+    categories: (tenantId, id) => categories.exists(tenantId, id),
+  });
+  needs.assets.onForcedDelete((sql, tenantId, assetId) =>
+    relations.removeAllOf(sql, tenantId, assetId),
+  );
   const services: CatalogServices = {
-    items: new ItemService(db, attributes, variants),
+    items,
     variants,
     attributes,
-    brands: new BrandService(db),
-    categories: new CategoryService(db),
+    brands,
+    categories,
     tags: new TagService(db),
     priceTypes: new PriceTypeService(db),
     search: new SearchService(db),
     imports,
     exports,
+    relations,
   };
   return {
     name: 'catalog',
@@ -97,6 +118,7 @@ export function createCatalogModule(
       await app.register(searchRoutes, { search: services.search });
       await app.register(importRoutes, { imports });
       await app.register(exportRoutes, { exports });
+      await app.register(relationRoutes, { relations });
     },
     queues: [
       {

@@ -5,6 +5,9 @@ import type { AppModule, ModuleContext } from '../../module.ts';
 import { CONSOLE_DIST } from './console-build.ts';
 import { consoleRoutes } from './console-routes.ts';
 
+/** npm start builds the console first when its build is missing or stale (the CLI calls it). */
+export { ensureConsoleBuilt } from './console-build.ts';
+
 export interface ConsoleOptions {
   /** Where the built files are (tests may point elsewhere). */
   distDir?: string;

@@ -14,6 +14,8 @@ import {
 } from './provisioning.ts';
 import { MemoryRateLimiter, PostgresRateLimiter } from './rate-limiter.ts';
 
+export type { GatewayProvisioner } from './provisioning.ts';
+
 export interface IntegrationServices {
   endpoints: EndpointService;
   provisioning: EndpointProvisioning;

@@ -9,6 +9,8 @@ import {
   type MailTransport,
 } from './outbox.ts';
 
+export type { MailTransport, Outbox } from './outbox.ts';
+
 export interface NotificationsServices {
   outbox: Outbox;
 }

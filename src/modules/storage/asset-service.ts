@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { ApiError } from '../../http/errors.ts';
 import { translatingConstraints } from '../../http/constraint-errors.ts';
 import type { Page, Paging } from '../../http/paging.ts';
@@ -17,8 +17,19 @@ import type { AssetJson } from './asset-schemas.ts';
 /** The path under a tenant's base URL where asset bytes are served. */
 export const ASSET_CONTENT_PATH = '/storage/blobs';
 
-/** Relation tables, one per kind of related entity (the migration says why). */
-export const RELATION_TABLES = ['item_assets', 'brand_assets', 'category_assets'] as const;
+/**
+ * What another module runs in a forced delete's transaction before the asset row goes: it removes
+ * its own rows that refer to the asset (their foreign keys refuse the delete otherwise).
+ */
+export type ReleaseAsset = (sql: RawSql, tenantId: number, assetId: number) => Promise<void>;
+
+/** An asset as another module shows it (asset relations list these). */
+export interface AssetDescription {
+  family: AssetFamily;
+  mimeType: string;
+  fileName: string;
+  url: string;
+}
 
 interface AssetRow {
   id: number;
@@ -64,6 +75,8 @@ export class AssetService {
     max: 10_000,
     ttl: CONTENT_TTL_MS,
   });
+
+  private readonly releases: ReleaseAsset[] = [];
 
   constructor(db: DatabaseHandle, store: BlobStore, maxBytes: number) {
     this.db = db;
@@ -180,9 +193,15 @@ export class AssetService {
     return { Results: rows.map((row) => toJson(row, baseUrl)), TotalCount: total?.n ?? 0 };
   }
 
+  /** Registers what a forced delete runs before removing the asset (see ReleaseAsset). */
+  onForcedDelete(release: ReleaseAsset): void {
+    this.releases.push(release);
+  }
+
   /**
-   * Deletes an asset: 409 while it is related, unless `force`, which removes the relations in
-   * the same transaction. The blob stays until the collector finds no asset using it.
+   * Deletes an asset: 409 while something refers to it, unless `force`, which runs every
+   * registered release in the same transaction first. The blob stays until the collector finds
+   * no asset using it.
    */
   async delete(
     tenantId: number,
@@ -199,14 +218,7 @@ export class AssetService {
           );
           if (!row) throw assetNotFound(id);
           options.checkVersion(new Date(row.created_at));
-          if (options.force) {
-            for (const table of RELATION_TABLES) {
-              await sql.query(`delete from ${table} where tenant_id = $1 and asset_id = $2`, [
-                tenantId,
-                id,
-              ]);
-            }
-          }
+          if (options.force) for (const release of this.releases) await release(sql, tenantId, id);
           const deleted = await sql.query<{ url_key: string }>(
             'delete from assets where tenant_id = $1 and id = $2 returning url_key',
             [tenantId, id],
@@ -270,6 +282,35 @@ export class AssetService {
       [tenantId, id],
     );
     return row?.family;
+  }
+
+  /** The assets of this tenant among `ids`, in one query; absent ids are left out. */
+  async describe(
+    tenantId: number,
+    ids: readonly number[],
+    baseUrl: string,
+  ): Promise<Map<number, AssetDescription>> {
+    const described = new Map<number, AssetDescription>();
+    if (ids.length === 0) return described;
+    const rows = await this.db.query<{
+      id: number;
+      family: AssetFamily;
+      mime_type: string;
+      file_name: string;
+      url_key: string;
+    }>(
+      `select id, family, mime_type, file_name, url_key from assets
+        where tenant_id = $1 and id = any($2::int[])`,
+      [tenantId, ids],
+    );
+    for (const row of rows)
+      described.set(row.id, {
+        family: row.family,
+        mimeType: row.mime_type,
+        fileName: row.file_name,
+        url: assetUrl(baseUrl, row.url_key),
+      });
+    return described;
   }
 }
 

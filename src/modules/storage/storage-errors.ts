@@ -1,4 +1,4 @@
-// The storage module's error codes (contract §5.4 and the asset relations of §5.3).
+// The storage module's error codes (contract §5.4).
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.ts';
 
 const MIB = 1024 * 1024;
@@ -43,14 +43,6 @@ export const assetInUse = (id: number) =>
     'AssetInUse',
     `Asset ${id} is related to items, brands or categories; remove the relations or delete with ?force=true.`,
   );
-
-export const assetKindMismatch = (mimeType: string, kind: string) =>
-  conflict('AssetTypeMismatch', `An asset of type ${mimeType} cannot be related as ${kind}.`);
-
-export const duplicateRelation = (assetId: number) =>
-  conflict('DuplicateAssetRelation', `Asset ${assetId} is already related to this entity.`);
-
-export const relationNotFound = (assetId: number) => notFound(`The relation with asset ${assetId}`);
 
 export const rangeNotSatisfiable = (size: number) =>
   new ApiError(

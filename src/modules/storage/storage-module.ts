@@ -1,49 +1,34 @@
 // The storage module: assets in a blob store (DATA_DIR/blobs or S3_URL), their upload and
-// content routes under /management/storage and the tenant's /storage/blobs, their relations to
-// items, brands and categories under /private/catalog, and the job that removes unused blobs.
+// content routes under /management/storage and the tenant's /storage/blobs, and the job that
+// removes unused blobs. It needs no other module; modules that refer to assets (the catalog's
+// asset relations) reach them through its services, passed in by app.ts.
 import path from 'node:path';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { AssetService } from './asset-service.ts';
 import { assetRoutes } from './asset-routes.ts';
 import { BLOB_GC_QUEUE, BlobCollector } from './blob-collector.ts';
 import { DiskBlobStore, type BlobStore } from './blob-store.ts';
-import { relationRoutes } from './relation-routes.ts';
-import { RelationService, type EntityExists } from './relation-service.ts';
 import { S3BlobStore } from './s3-blob-store.ts';
-
-export type { RelatedEntity } from './relation-service.ts';
 
 export interface StorageServices {
   store: BlobStore;
   assets: AssetService;
-  relations: RelationService;
   collector: BlobCollector;
 }
 
-/** What the storage module needs of other modules (passed in by app.ts). */
-export interface StorageNeeds {
-  /** Whether the catalog has this item, brand or category. */
-  entityExists: EntityExists;
-}
-
-export function createStorageModule(
-  context: ModuleContext,
-  needs: StorageNeeds,
-): AppModule<StorageServices> {
+export function createStorageModule(context: ModuleContext): AppModule<StorageServices> {
   const { config, database } = context;
   const store: BlobStore = config.s3
     ? new S3BlobStore(config.s3, path.join(config.dataDir, 'spool'))
     : new DiskBlobStore(path.join(config.dataDir, 'blobs'));
   const assets = new AssetService(database, store, config.assetMaxBytes);
-  const relations = new RelationService(database, assets, needs.entityExists);
   const collector = new BlobCollector(database, store);
   return {
     name: 'storage',
     permissions: { area: 'storage' },
-    services: { store, assets, relations, collector },
+    services: { store, assets, collector },
     routes: async (app) => {
       await app.register(assetRoutes, { assets, store, maxRanges: config.assetMaxRanges });
-      await app.register(relationRoutes, { relations });
     },
     queues: [
       {

@@ -12,7 +12,7 @@ import type { DatabaseHandle } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
 import { ApiError, notFound } from '../../../http/errors.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
-import type { CatalogFiles } from '../catalog-files.ts';
+import type { AssetFiles } from '../catalog-assets.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import { JobLease, orphanedJobs } from '../job-lease.ts';
 import { queryWords } from '../search/search-service.ts';
@@ -59,11 +59,11 @@ function toJob(row: ExportRow): ExportJob {
 
 export class ExportService {
   private readonly db: DatabaseHandle;
-  private readonly files: CatalogFiles;
+  private readonly files: AssetFiles;
   private readonly jobs: JobQueue;
   private readonly leaseSeconds: number;
 
-  constructor(db: DatabaseHandle, files: CatalogFiles, jobs: JobQueue, leaseSeconds: number) {
+  constructor(db: DatabaseHandle, files: AssetFiles, jobs: JobQueue, leaseSeconds: number) {
     this.db = db;
     this.files = files;
     this.jobs = jobs;

@@ -7,7 +7,9 @@ import { errorResponses } from '../../../http/error-body.ts';
 import { ApiError, badRequest } from '../../../http/errors.ts';
 import { IdParams } from '../common-schemas.ts';
 import { ImportJob, ImportQuery } from './import-schemas.ts';
-import { IMPORT_MIME_TYPES, IMPORTS_PATH, type ImportService } from './import-service.ts';
+import { IMPORT_MIME_TYPES } from './import-formats.ts';
+import { IMPORTS_PATH } from './import-jobs.ts';
+import type { ImportService } from './import-service.ts';
 
 const tags = ['Catalog import and export'];
 

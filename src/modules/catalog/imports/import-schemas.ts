@@ -1,23 +1,26 @@
 // The import's record (one JSONL line, or one CSV row turned into the same object), the job as the
-// API shows it, and the route's query. The record mirrors the item's wire shape, with references
-// also by name (Category, Brand, a price's PriceTypeSymbol, an attribute's TypeName, a tag's Name)
-// so that an export of one tenant imports into another whose ids differ.
+// API shows it, and the route's query. The record is the item's body (its fields and limits taken
+// from the item schemas), with references also by name (Category, Brand, a price's
+// PriceTypeSymbol, an attribute's TypeName, a tag's Name) so that an export of one tenant imports
+// into another whose ids differ. Its fields keep their order: validation reports problems in it.
 import { Type, type Static } from 'typebox';
-import { WebLink } from '../../../http/web-link.ts';
-import { Id, LongText, Nullable, ShortText } from '../common-schemas.ts';
+import { Id, Nullable, ShortText } from '../common-schemas.ts';
+import { ItemBody, PriceInput } from '../items/item-schemas.ts';
 
-const Money = () => Type.Number({ minimum: 0, maximum: 9_999_999_999.99 });
+const item = ItemBody.properties;
+const price = PriceInput.properties;
 
 export const ImportPrice = Type.Object(
   {
     PriceTypeId: Type.Optional(Id('The price type by id.')),
     PriceTypeSymbol: Type.Optional(ShortText({ description: 'The price type by its symbol.' })),
-    NormalPrice: Money(),
-    DiscountPrice: Type.Optional(Nullable(Money())),
+    NormalPrice: price.NormalPrice,
+    DiscountPrice: price.DiscountPrice,
   },
   { additionalProperties: false },
 );
 
+// Unlike the item's body, an attribute names its type by id or by name, and has a value.
 export const ImportAttribute = Type.Object(
   {
     TypeId: Type.Optional(Id('The dynamic attribute type by id.')),
@@ -27,6 +30,7 @@ export const ImportAttribute = Type.Object(
   { additionalProperties: false },
 );
 
+// Unlike the item's body, a tag is named by id or by name, and may be created from the record.
 export const ImportTag = Type.Object(
   {
     Id: Type.Optional(Id('The tag by id.')),
@@ -38,25 +42,29 @@ export const ImportTag = Type.Object(
   { additionalProperties: false },
 );
 
+const ByName = () => Type.Optional(Nullable(ShortText()));
+
 export const ImportRecord = Type.Object(
   {
-    SKU: Type.Optional(Nullable(ShortText())),
-    RFID: Type.Optional(Nullable(ShortText())),
-    UUID: Type.Optional(Nullable(ShortText())),
-    Name: Type.Optional(Nullable(ShortText())),
-    Title: ShortText(),
-    Model: Type.Optional(Nullable(ShortText())),
-    ShortDescription: Type.Optional(Nullable(LongText())),
-    LongDescription: Type.Optional(Nullable(LongText())),
-    ItemStatusId: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)])),
-    InStock: Type.Optional(Type.Boolean()),
-    PublicWebLink: Type.Optional(Nullable(WebLink(2048))),
-    Rating: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 5 }))),
-    CategoryId: Type.Optional(Nullable(Id())),
-    Category: Type.Optional(Nullable(ShortText())),
-    BrandId: Type.Optional(Nullable(Id())),
-    Brand: Type.Optional(Nullable(ShortText())),
-    GroupKey: Type.Optional(Nullable(ShortText())),
+    SKU: item.SKU,
+    RFID: item.RFID,
+    UUID: item.UUID,
+    Name: item.Name,
+    Title: item.Title,
+    Model: item.Model,
+    ShortDescription: item.ShortDescription,
+    LongDescription: item.LongDescription,
+    ItemStatusId: item.ItemStatusId,
+    InStock: item.InStock,
+    PublicWebLink: item.PublicWebLink,
+    Rating: item.Rating,
+    CategoryId: item.CategoryId,
+    Category: ByName(),
+    BrandId: item.BrandId,
+    Brand: ByName(),
+    GroupKey: Type.Optional(
+      Nullable(ShortText({ description: 'Records with the same key form a variant group.' })),
+    ),
     Prices: Type.Optional(Type.Array(ImportPrice, { maxItems: 1000 })),
     DynamicAttributes: Type.Optional(Type.Array(ImportAttribute, { maxItems: 1000 })),
     Tags: Type.Optional(Type.Array(ImportTag, { maxItems: 1000 })),

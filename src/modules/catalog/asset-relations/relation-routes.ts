@@ -2,9 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { assertBodyIdMatches } from '../../http/body-id.ts';
-import { routesInArea } from '../../http/route-areas.ts';
-import { ASSET_FAMILIES } from './content-check.ts';
+import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import {
   AddRelationQuery,
   RelatedAssetList,
@@ -13,7 +11,7 @@ import {
   RelationParams,
   RemoveRelationQuery,
 } from './relation-schemas.ts';
-import { RELATED_ENTITIES, type RelationService } from './relation-service.ts';
+import { RELATED_ENTITIES, RELATION_KINDS, type RelationService } from './relation-service.ts';
 
 const errors = { 404: { $ref: 'ErrorBody#' }, 409: { $ref: 'ErrorBody#' } };
 const LABEL = { items: 'an item', brands: 'a brand', categories: 'a category' } as const;
@@ -22,11 +20,9 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
   instance,
   { relations },
 ) => {
-  // Relating assets to items, brands and categories edits the catalog.
-  routesInArea(instance, 'catalog');
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   for (const entity of RELATED_ENTITIES) {
-    for (const kind of ASSET_FAMILIES) {
+    for (const kind of RELATION_KINDS) {
       const path = `/private/catalog/${entity}/:id/${kind}`;
       const tags = ['Asset relations'];
       const of = `${kind}s of ${LABEL[entity]}`;

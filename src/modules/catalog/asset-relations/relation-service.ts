@@ -1,27 +1,24 @@
 // Relations of assets to items, brands and categories (contract §5.3): one table per entity kind,
-// each with real foreign keys (see the migration), at most one default per entity and kind.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import { notFound } from '../../http/errors.ts';
-import type { AssetFamily } from './content-check.ts';
-import { assetUrl, type AssetService } from './asset-service.ts';
-import {
-  assetKindMismatch,
-  assetNotFound,
-  duplicateRelation,
-  relationNotFound,
-} from './storage-errors.ts';
+// each with real foreign keys (see the migration), at most one default per entity and kind. The
+// assets themselves are the storage module's, read through RelatedAssets.
+import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import { translatingConstraints } from '../../../http/constraint-errors.ts';
+import { notFound } from '../../../http/errors.ts';
+import type { AssetFamily, RelatedAssets } from '../catalog-assets.ts';
+import { catalogErrors } from '../catalog-errors.ts';
 import type { RelatedAssetJson, RelationJson } from './relation-schemas.ts';
 
 export type RelatedEntity = 'items' | 'brands' | 'categories';
 export const RELATED_ENTITIES: readonly RelatedEntity[] = ['items', 'brands', 'categories'];
 
-/** Whether the catalog has this entity (the catalog module answers, through app.ts). */
-export type EntityExists = (
-  entity: RelatedEntity,
-  tenantId: number,
-  id: number,
-) => Promise<boolean>;
+/** The kinds of relation: an asset is related as what its family is. */
+export const RELATION_KINDS: readonly AssetFamily[] = ['image', 'video', 'document'];
+
+/** Whether the catalog has this item, brand or category. */
+export type EntityExists = Record<
+  RelatedEntity,
+  (tenantId: number, id: number) => Promise<boolean>
+>;
 
 const TABLES: Record<RelatedEntity, { table: string; column: string; name: string }> = {
   items: { table: 'item_assets', column: 'item_id', name: 'Item' },
@@ -38,17 +35,17 @@ export interface RelationTarget {
 
 export class RelationService {
   private readonly db: DatabaseHandle;
-  private readonly assets: AssetService;
+  private readonly assets: RelatedAssets;
   private readonly entityExists: EntityExists;
 
-  constructor(db: DatabaseHandle, assets: AssetService, entityExists: EntityExists) {
+  constructor(db: DatabaseHandle, assets: RelatedAssets, entityExists: EntityExists) {
     this.db = db;
     this.assets = assets;
     this.entityExists = entityExists;
   }
 
   private async requireEntity(target: RelationTarget): Promise<void> {
-    if (!(await this.entityExists(target.entity, target.tenantId, target.entityId))) {
+    if (!(await this.entityExists[target.entity](target.tenantId, target.entityId))) {
       throw notFound(`${TABLES[target.entity].name} ${target.entityId}`);
     }
   }
@@ -61,8 +58,8 @@ export class RelationService {
   async add(target: RelationTarget, assetId: number, isDefault: boolean): Promise<RelationJson> {
     await this.requireEntity(target);
     const family = await this.assets.familyOf(target.tenantId, assetId);
-    if (family === undefined) throw assetNotFound(assetId);
-    if (family !== target.kind) throw assetKindMismatch(family, target.kind);
+    if (family === undefined) throw catalogErrors.assetNotFound(assetId);
+    if (family !== target.kind) throw catalogErrors.assetKindMismatch(family, target.kind);
     const { table, column, name } = TABLES[target.entity];
     await translatingConstraints(
       () =>
@@ -75,10 +72,10 @@ export class RelationService {
           );
         }),
       {
-        unique: () => duplicateRelation(assetId),
+        unique: () => catalogErrors.duplicateRelation(assetId),
         missingReference: (violation) =>
           violation.constraint?.includes('asset_id')
-            ? assetNotFound(assetId)
+            ? catalogErrors.assetNotFound(assetId)
             : notFound(`${name} ${target.entityId}`),
       },
     );
@@ -88,26 +85,32 @@ export class RelationService {
   async list(target: RelationTarget, baseUrl: string): Promise<RelatedAssetJson[]> {
     await this.requireEntity(target);
     const { table, column } = TABLES[target.entity];
-    const rows = await this.db.query<{
-      asset_id: number;
-      is_default: boolean;
-      url_key: string;
-      mime_type: string;
-      file_name: string;
-    }>(
-      `select r.asset_id, r.is_default, a.url_key, a.mime_type, a.file_name
-         from ${table} r join assets a on a.tenant_id = r.tenant_id and a.id = r.asset_id
-        where r.tenant_id = $1 and r.${column} = $2 and r.kind = $3
-        order by r.asset_id`,
+    const rows = await this.db.query<{ asset_id: number; is_default: boolean }>(
+      `select asset_id, is_default from ${table}
+        where tenant_id = $1 and ${column} = $2 and kind = $3
+        order by asset_id`,
       [target.tenantId, target.entityId, target.kind],
     );
-    return rows.map((row) => ({
-      AssetId: row.asset_id,
-      AssetUrl: assetUrl(baseUrl, row.url_key),
-      MimeType: row.mime_type,
-      FileName: row.file_name,
-      IsDefault: row.is_default,
-    }));
+    const assets = await this.assets.describe(
+      target.tenantId,
+      rows.map((row) => row.asset_id),
+      baseUrl,
+    );
+    // An asset deleted (with force) between the two reads is left out, as it would be a moment later.
+    return rows.flatMap((row) => {
+      const asset = assets.get(row.asset_id);
+      return asset
+        ? [
+            {
+              AssetId: row.asset_id,
+              AssetUrl: asset.url,
+              MimeType: asset.mimeType,
+              FileName: asset.fileName,
+              IsDefault: row.is_default,
+            },
+          ]
+        : [];
+    });
   }
 
   /** Sets IsDefault of a relation; making it the default clears the previous one. */
@@ -122,7 +125,7 @@ export class RelationService {
         [target.tenantId, target.entityId, target.kind, assetId, isDefault],
       );
     });
-    if (updated.length === 0) throw relationNotFound(assetId);
+    if (updated.length === 0) throw catalogErrors.relationNotFound(assetId);
     return { AssetId: assetId, RelatedId: target.entityId, IsDefault: isDefault };
   }
 
@@ -134,7 +137,16 @@ export class RelationService {
        returning asset_id`,
       [target.tenantId, target.entityId, target.kind, assetId],
     );
-    if (deleted.length === 0) throw relationNotFound(assetId);
+    if (deleted.length === 0) throw catalogErrors.relationNotFound(assetId);
+  }
+
+  /** Removes every relation of an asset (its forced delete, in the delete's transaction). */
+  async removeAllOf(sql: RawSql, tenantId: number, assetId: number): Promise<void> {
+    for (const { table } of Object.values(TABLES))
+      await sql.query(`delete from ${table} where tenant_id = $1 and asset_id = $2`, [
+        tenantId,
+        assetId,
+      ]);
   }
 
   /**

@@ -1,0 +1,245 @@
+// The run of an import: the file read as a stream from the record after the last committed one,
+// settled in chunks of CHUNK_RECORDS records, each chunk's items, results and progress committed
+// together under the job's lease. RejectAll validates the whole file first, then writes it.
+import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
+import { ApiError, type FieldError } from '../../../http/errors.ts';
+import type { AssetFiles } from '../catalog-assets.ts';
+import { JobLease } from '../job-lease.ts';
+import { settleChunk, type ChunkRow } from './import-chunk.ts';
+import { toJob, type ImportJobs, type ImportRow } from './import-jobs.ts';
+import { checkRecord } from './import-record-check.ts';
+import { ImportFileError, readRecords, type SourceRecord } from './import-records.ts';
+import type { ImportJob, ImportRecord } from './import-schemas.ts';
+
+/** Records per transaction: large enough for set-based writes, small enough to keep locks short. */
+export const CHUNK_RECORDS = 1000;
+
+/** The import cannot go on: failed after validation (RejectAll), its lease lost, or stopping. */
+class StopRun extends Error {
+  readonly reason: 'lost' | 'stopping' | 'rejected';
+  constructor(reason: 'lost' | 'stopping' | 'rejected', message: string = reason) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+export interface ImportRunOptions {
+  leaseSeconds: number;
+  /** Longest record (a JSONL line, a CSV row): a longer one fails alone, unread. */
+  maxRecordBytes: number;
+}
+
+export class ImportRunner {
+  private readonly db: DatabaseHandle;
+  private readonly files: AssetFiles;
+  private readonly jobs: ImportJobs;
+  private readonly options: ImportRunOptions;
+  private stopping = false;
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(db: DatabaseHandle, files: AssetFiles, jobs: ImportJobs, options: ImportRunOptions) {
+    this.db = db;
+    this.files = files;
+    this.jobs = jobs;
+    this.options = options;
+  }
+
+  /** Stops running imports after their current chunk (the server is closing). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * Runs an import to its end, or until cancelled or this server stops. Does nothing when another
+   * worker holds the job's lease or the job has ended. `onProgress` sees the job after each chunk.
+   */
+  async run(tenantId: number, id: number, onProgress?: (job: ImportJob) => void): Promise<void> {
+    const done = this.runOnce(tenantId, id, onProgress);
+    this.running.add(done);
+    try {
+      await done;
+    } finally {
+      this.running.delete(done);
+    }
+  }
+
+  private async runOnce(
+    tenantId: number,
+    id: number,
+    onProgress?: (job: ImportJob) => void,
+  ): Promise<void> {
+    const lease = new JobLease(this.db, 'catalog_imports', tenantId, id, this.options.leaseSeconds);
+    let row = await lease.acquire<ImportRow>();
+    if (!row) return;
+    try {
+      if (row.phase === 'Validating') {
+        row = await this.pass(row, lease, 'validate', onProgress);
+        if (Number(row.rows_failed) > 0) {
+          await lease.finish(
+            'Failed',
+            `${row.rows_failed} records failed validation (see the results); nothing was written.`,
+          );
+          return;
+        }
+        row = await this.startWriting(row, lease);
+      }
+      row = await this.pass(row, lease, 'write', onProgress);
+      await lease.finish('Succeeded');
+    } catch (error) {
+      if (error instanceof StopRun) {
+        if (error.reason === 'stopping') await lease.release();
+        else if (error.reason === 'rejected') await lease.finish('Failed', error.message);
+        else lease.stop();
+        return;
+      }
+      lease.stop();
+      if (isDatabaseUnavailable(error)) throw error; // resumed once the lease runs out
+      const message =
+        error instanceof ImportFileError || error instanceof ApiError
+          ? error.message
+          : `The import stopped on an unexpected error: ${(error as Error).message}`;
+      await lease.finish('Failed', message);
+    } finally {
+      lease.stop();
+      if (onProgress) onProgress(await this.jobs.get(tenantId, id));
+    }
+  }
+
+  /** RejectAll: every record passed validation; the write pass starts from the top. */
+  private async startWriting(row: ImportRow, lease: JobLease): Promise<ImportRow> {
+    return this.db.rawTransaction(async (sql) => {
+      await sql.query('delete from catalog_import_skus where tenant_id = $1 and import_id = $2', [
+        row.tenant_id,
+        row.id,
+      ]);
+      const [next] = await sql.query<ImportRow>(
+        `update catalog_imports set phase = 'Writing', records_done = 0, lines_done = 0, bytes_done = 0, rows_failed = 0
+          where tenant_id = $1 and id = $2 and lease_token = $3 and state = 'Running' returning *, now() as now`,
+        [row.tenant_id, row.id, lease.token],
+      );
+      if (!next) throw new StopRun('lost');
+      return next;
+    });
+  }
+
+  /** Reads the file from the record after the last committed one and settles it chunk by chunk. */
+  private async pass(
+    row: ImportRow,
+    lease: JobLease,
+    mode: 'validate' | 'write',
+    onProgress?: (job: ImportJob) => void,
+  ): Promise<ImportRow> {
+    const file = await this.files.open(row.tenant_id, row.source_asset_id);
+    if (!file) throw new ImportFileError(`The source asset ${row.source_asset_id} was deleted.`);
+    const stream = await file.read();
+    try {
+      let chunk: ChunkRow[] = [];
+      let current = row;
+      const records = readRecords(
+        row.format,
+        stream,
+        Number(row.records_done),
+        this.options.maxRecordBytes,
+      );
+      for await (const source of records) {
+        chunk.push(chunkRow(source));
+        if (chunk.length < CHUNK_RECORDS) continue;
+        current = await this.commit(current, lease, mode, chunk);
+        chunk = [];
+        onProgress?.(toJob(current));
+      }
+      if (chunk.length > 0) {
+        current = await this.commit(current, lease, mode, chunk);
+        onProgress?.(toJob(current));
+      }
+      return current;
+    } finally {
+      stream.destroy();
+    }
+  }
+
+  private async commit(
+    row: ImportRow,
+    lease: JobLease,
+    mode: 'validate' | 'write',
+    chunk: ChunkRow[],
+  ): Promise<ImportRow> {
+    if (this.stopping) throw new StopRun('stopping');
+    if (lease.lost) throw new StopRun('lost');
+    const last = chunk.at(-1)!.source;
+    return this.db.rawTransaction(async (sql) => {
+      await settleChunk(
+        sql,
+        { tenantId: row.tenant_id, importId: row.id, createMissing: row.create_missing, mode },
+        chunk,
+      );
+      const failed = chunk.filter((r) => r.problems.length > 0);
+      if (mode === 'write' && row.error_policy === 'RejectAll' && failed.length > 0) {
+        const first = failed[0]!;
+        throw new StopRun(
+          'rejected',
+          `Line ${first.source.line} failed after validation (${first.problems.map((p) => `${p.Field}: ${p.Message}`).join('; ')}), ` +
+            `the catalog changed meanwhile; the ${row.rows_written} records before this chunk were written.`,
+        );
+      }
+      const reported = mode === 'validate' ? failed : chunk;
+      if (reported.length > 0) await saveResults(sql, row, chunk[0]!.source.index, reported);
+      const [next] = await sql.query<ImportRow>(
+        `update catalog_imports
+            set records_done = $4, lines_done = $5, bytes_done = $6, rows_written = rows_written + $7,
+                rows_failed = rows_failed + $8, lease_until = now() + make_interval(secs => $9)
+          where tenant_id = $1 and id = $2 and lease_token = $3 and state = 'Running'
+          returning *, now() as now`,
+        [
+          row.tenant_id,
+          row.id,
+          lease.token,
+          last.index,
+          last.line,
+          last.bytes,
+          mode === 'write' ? chunk.length - failed.length : 0,
+          failed.length,
+          lease.seconds,
+        ],
+      );
+      // Cancelled, or taken over by another instance: nothing of this chunk is kept.
+      if (!next) throw new StopRun('lost');
+      return next;
+    });
+  }
+}
+
+function chunkRow(source: SourceRecord): ChunkRow {
+  if (source.problems) return { source, problems: source.problems };
+  let problems: FieldError[];
+  try {
+    problems = checkRecord(source.value!);
+  } catch (error) {
+    // Whatever a record holds (a value nested past the stack, say) fails that record alone.
+    problems = [{ Field: '(line)', Message: `could not be checked: ${(error as Error).message}` }];
+  }
+  return problems.length > 0
+    ? { source, problems }
+    : { source, record: source.value as ImportRecord, problems };
+}
+
+async function saveResults(
+  sql: RawSql,
+  row: ImportRow,
+  firstRecord: number,
+  rows: ChunkRow[],
+): Promise<void> {
+  const lines = rows.map((r) =>
+    JSON.stringify(
+      r.problems.length > 0
+        ? { Line: r.source.line, Status: 'Failed', Errors: r.problems }
+        : { Line: r.source.line, Status: 'Written', ItemId: r.itemId },
+    ),
+  );
+  await sql.query(
+    'insert into catalog_import_results (tenant_id, import_id, first_record, body) values ($1, $2, $3, $4)',
+    [row.tenant_id, row.id, firstRecord, lines.join('\n') + '\n'],
+  );
+}
