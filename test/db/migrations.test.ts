@@ -7,13 +7,12 @@ import { openDatabase } from '../../src/db/database.ts';
 import {
   bundledMigrations,
   migrate,
+  migrationDirectories,
   migrationsApplied,
   type Migration,
 } from '../../src/db/migrate.ts';
 import { databaseUrlFor } from '../support/global-setup.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
-
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../src/db/migrations');
 
 let database: TestDatabase;
 
@@ -30,8 +29,16 @@ async function appliedVersions(): Promise<string[]> {
 }
 
 describe('schema_migrations', () => {
-  it('lists every migration file checked in under src/db/migrations', async () => {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  it('lists every migration file checked in under src/db/migrations and src/modules/*/migrations', async () => {
+    const dirs = await migrationDirectories();
+    expect(dirs).toContain(path.resolve(import.meta.dirname, '../../src/db/migrations'));
+    expect(dirs).toContain(
+      path.resolve(import.meta.dirname, '../../src/modules/catalog/migrations'),
+    );
+    const files = (await Promise.all(dirs.map((dir) => readdir(dir))))
+      .flat()
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(files.length).toBeGreaterThan(0);
     expect(await appliedVersions()).toEqual(files.map((f) => f.replace(/\.sql$/, '')));
     expect(await migrationsApplied(database.handle)).toBe(true);

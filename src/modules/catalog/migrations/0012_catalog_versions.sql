@@ -50,13 +50,6 @@ drop trigger attribute_types_shown_in_items on dynamic_attribute_types;
 create trigger attribute_types_shown_in_items after update of description on dynamic_attribute_types
   for each row when (old.description is distinct from new.description) execute function items_refresh_for_attribute_type();
 
--- Two instances starting on an empty database at once each made a signing key; at most one key
--- signs (is not retired) at any time.
-update signing_keys set retired_at = now()
- where retired_at is null
-   and kid <> (select kid from signing_keys where retired_at is null order by created_at desc, kid limit 1);
-create unique index signing_keys_one_active on signing_keys ((true)) where retired_at is null;
-
 -- A category's metadata is part of what its GET shows, so a change to it moves the version.
 create function categories_touch_from_metadata() returns trigger language plpgsql as $$
 begin

@@ -8,11 +8,3 @@ alter table auth_invalidations drop constraint auth_invalidations_pkey;
 alter table auth_invalidations add primary key (tenant_id, seq);
 alter table auth_invalidations alter column app_id drop not null;
 create index auth_invalidations_seq on auth_invalidations (seq);
-
--- Notifications belong to a tenant and go with it.
-delete from notification_outbox where tenant_id is null;
-alter table notification_outbox alter column tenant_id set not null;
-alter table notification_outbox drop constraint notification_outbox_pkey;
-alter table notification_outbox add primary key (tenant_id, id);
-alter table notification_outbox drop constraint notification_outbox_tenant_id_fkey;
-alter table notification_outbox add foreign key (tenant_id) references tenants (id) on delete cascade;

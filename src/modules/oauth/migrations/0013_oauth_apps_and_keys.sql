@@ -1,10 +1,3 @@
--- Tenants: every other table carries tenant_id first in its key.
-create table tenants (
-  id integer generated always as identity primary key,
-  name text not null unique,
-  created_at timestamptz not null default now()
-);
-
 -- OAuth apps (contract §5.1). Only a hash of the secret is kept; secret_version is carried in
 -- every token so that a rotated secret invalidates the tokens issued before it.
 create table oauth_apps (
