@@ -7,6 +7,8 @@
 -- Shared infrastructure, not the events module's: the catalog, storage, company, oauth and
 -- integration triggers all write this table, and the events module reads it (webhooks). Kept
 -- here, each of them depends on the shared layer only, never on another module's migrations.
+-- (Extensions are not kept here: each module's migration loads those it uses with
+-- `create extension if not exists`, so it too needs no other module's migrations.)
 --
 -- The feed is ordered by (tx_id, id): tx_id is the writing transaction's id, and a reader only
 -- sees events of transactions older than the oldest one still running
