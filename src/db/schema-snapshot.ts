@@ -6,7 +6,7 @@
 import type { DatabaseHandle } from './database.ts';
 
 /** Objects that an extension created belong to it, not to our migrations. */
-const NOT_FROM_EXTENSION = (catalog: string, oid: string) =>
+const notFromExtension = (catalog: string, oid: string) =>
   `not exists (select 1 from pg_depend d where d.classid = '${catalog}'::regclass
                  and d.objid = ${oid} and d.deptype = 'e')`;
 
@@ -39,7 +39,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
          from pg_type t
         where t.typnamespace = 'public'::regnamespace and t.typtype in ('e', 'd', 'c')
           and (t.typtype <> 'c' or (select relkind from pg_class where oid = t.typrelid) = 'c')
-          and ${NOT_FROM_EXTENSION('pg_type', 't.oid')}
+          and ${notFromExtension('pg_type', 't.oid')}
         order by t.typname`,
     ),
     await lines(
@@ -82,7 +82,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
          left join pg_type t on t.oid = a.atttypid
          left join pg_collation co on co.oid = a.attcollation
         where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p')
-          and ${NOT_FROM_EXTENSION('pg_class', 'c.oid')}
+          and ${notFromExtension('pg_class', 'c.oid')}
         order by c.relname, a.attnum`,
     ),
     await lines(
@@ -90,7 +90,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
       `select format('%I %I %s', c.relname, k.conname, pg_get_constraintdef(k.oid)) as line
          from pg_constraint k join pg_class c on c.oid = k.conrelid
         where c.relnamespace = 'public'::regnamespace and k.contype <> 'n'
-          and ${NOT_FROM_EXTENSION('pg_class', 'c.oid')}
+          and ${notFromExtension('pg_class', 'c.oid')}
         order by c.relname, k.conname`,
     ),
     await lines(
@@ -98,7 +98,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
       `select pg_get_indexdef(i.indexrelid) || ';' as line
          from pg_index i join pg_class c on c.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
         where c.relnamespace = 'public'::regnamespace
-          and ${NOT_FROM_EXTENSION('pg_class', 't.oid')}
+          and ${notFromExtension('pg_class', 't.oid')}
         order by t.relname, c.relname`,
     ),
     await lines(
@@ -107,7 +107,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
                 c.relname, pg_get_viewdef(c.oid)) as line
          from pg_class c
         where c.relnamespace = 'public'::regnamespace and c.relkind in ('v', 'm')
-          and ${NOT_FROM_EXTENSION('pg_class', 'c.oid')}
+          and ${notFromExtension('pg_class', 'c.oid')}
         order by c.relname`,
     ),
     await lines(
@@ -115,7 +115,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
       `select pg_get_functiondef(p.oid) || ';' as line
          from pg_proc p
         where p.pronamespace = 'public'::regnamespace and p.prokind in ('f', 'p')
-          and ${NOT_FROM_EXTENSION('pg_proc', 'p.oid')}
+          and ${notFromExtension('pg_proc', 'p.oid')}
         order by p.proname, pg_get_function_identity_arguments(p.oid)`,
     ),
     await lines(
