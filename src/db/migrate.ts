@@ -1,11 +1,17 @@
-// SQL migrations, checked in as numbered files and applied in order, each exactly once.
-// An advisory lock makes concurrent starts of several instances apply them once.
+// SQL migrations, checked in as numbered files and applied in order, each exactly once. Shared
+// infrastructure's migrations sit in src/db/migrations, each module's in
+// src/modules/<name>/migrations; all of them form one order by version (the file name), and a
+// version number belongs to one file only. An advisory lock makes concurrent starts of several
+// instances apply them once.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseHandle } from './database.ts';
+import { REPLACED_MIGRATIONS } from './replaced-migrations.ts';
 
-const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+const SHARED_MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+const MODULES_DIR = path.join(import.meta.dirname, '..', 'modules');
 const MIGRATION_LOCK_KEY = 4_242_001;
+const VERSION_NUMBER = /^(\d{4})_[a-z0-9_]+$/;
 
 export interface Migration {
   version: string;
@@ -16,16 +22,55 @@ let bundled: Promise<Migration[]> | undefined;
 
 /** The migrations shipped with this build (read once per process). */
 export function bundledMigrations(): Promise<Migration[]> {
-  bundled ??= loadMigrations(MIGRATIONS_DIR);
+  bundled ??= migrationDirectories().then(loadMigrations);
   return bundled;
 }
 
-export async function loadMigrations(dir: string): Promise<Migration[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+/** src/db/migrations, then every module's migrations folder. */
+export async function migrationDirectories(): Promise<string[]> {
+  const modules = await readdir(MODULES_DIR, { withFileTypes: true });
+  const moduleDirs = await Promise.all(
+    modules
+      .filter((entry) => entry.isDirectory())
+      .map(async (entry) => {
+        const dir = path.join(MODULES_DIR, entry.name, 'migrations');
+        const found = await readdir(dir).then(
+          () => true,
+          () => false,
+        );
+        return found ? dir : undefined;
+      }),
+  );
+  return [SHARED_MIGRATIONS_DIR, ...moduleDirs.filter((dir) => dir !== undefined).sort()];
+}
+
+/**
+ * The .sql files of the given folders in one order by version. Throws when a file is not named
+ * NNNN_name.sql or when two files share a version number, wherever they are.
+ */
+export async function loadMigrations(dirs: string | readonly string[]): Promise<Migration[]> {
+  const files = (
+    await Promise.all(
+      (typeof dirs === 'string' ? [dirs] : dirs).map(async (dir) =>
+        (await readdir(dir)).filter((f) => f.endsWith('.sql')).map((f) => path.join(dir, f)),
+      ),
+    )
+  ).flat();
+  const byNumber = new Map<string, string>();
+  for (const file of files) {
+    const number = VERSION_NUMBER.exec(path.basename(file, '.sql'))?.[1];
+    if (number === undefined)
+      throw new Error(`migration ${file} is not named NNNN_name.sql (four digits, lowercase name)`);
+    const other = byNumber.get(number);
+    if (other !== undefined)
+      throw new Error(`migrations ${other} and ${file} share version ${number}; renumber one`);
+    byNumber.set(number, file);
+  }
+  files.sort((a, b) => (path.basename(a) < path.basename(b) ? -1 : 1));
   return Promise.all(
     files.map(async (file) => ({
-      version: file.replace(/\.sql$/, ''),
-      script: await readFile(path.join(dir, file), 'utf8'),
+      version: path.basename(file, '.sql'),
+      script: await readFile(file, 'utf8'),
     })),
   );
 }
@@ -50,6 +95,10 @@ async function applyMigrations(
         (r) => r.version,
       ),
     );
+    for (const version of replacementsOf(done)) {
+      await sql.query('insert into schema_migrations (version) values ($1)', [version]);
+      done.add(version);
+    }
     const applied: string[] = [];
     for (const migration of all) {
       if (done.has(migration.version)) continue;
@@ -61,10 +110,18 @@ async function applyMigrations(
   });
 }
 
+/** The versions that replace old versions recorded in `done`, and are not recorded yet. */
+function replacementsOf(done: ReadonlySet<string>): string[] {
+  return Object.entries(REPLACED_MIGRATIONS)
+    .filter(([old]) => done.has(old))
+    .flatMap(([, versions]) => versions.filter((version) => !done.has(version)));
+}
+
 /** True when every checked-in migration has been applied (readiness). */
 export async function migrationsApplied(database: DatabaseHandle): Promise<boolean> {
   const expected = await bundledMigrations();
   const rows = await database.query<{ version: string }>('select version from schema_migrations');
   const done = new Set(rows.map((r) => r.version));
+  for (const version of replacementsOf(done)) done.add(version);
   return expected.every((m) => done.has(m.version));
 }

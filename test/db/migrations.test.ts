@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -6,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import {
   bundledMigrations,
+  loadMigrations,
   migrate,
+  migrationDirectories,
   migrationsApplied,
   type Migration,
 } from '../../src/db/migrate.ts';
 import { databaseUrlFor } from '../support/global-setup.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
-
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../src/db/migrations');
 
 let database: TestDatabase;
 
@@ -30,11 +31,68 @@ async function appliedVersions(): Promise<string[]> {
 }
 
 describe('schema_migrations', () => {
-  it('lists every migration file checked in under src/db/migrations', async () => {
-    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  it('lists every migration file checked in under src/db/migrations and src/modules/*/migrations', async () => {
+    const dirs = await migrationDirectories();
+    expect(dirs).toContain(path.resolve(import.meta.dirname, '../../src/db/migrations'));
+    expect(dirs).toContain(
+      path.resolve(import.meta.dirname, '../../src/modules/catalog/migrations'),
+    );
+    const files = (await Promise.all(dirs.map((dir) => readdir(dir))))
+      .flat()
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(files.length).toBeGreaterThan(0);
     expect(await appliedVersions()).toEqual(files.map((f) => f.replace(/\.sql$/, '')));
     expect(await migrationsApplied(database.handle)).toBe(true);
+  });
+});
+
+describe('loadMigrations()', () => {
+  async function folders(files: Record<string, string[]>): Promise<string[]> {
+    const root = await mkdtemp(path.join(tmpdir(), 'omni-migrations-'));
+    const dirs: string[] = [];
+    for (const [name, names] of Object.entries(files)) {
+      const dir = path.join(root, name);
+      await mkdir(dir);
+      for (const file of names) await writeFile(path.join(dir, file), 'select 1;');
+      dirs.push(dir);
+    }
+    return dirs;
+  }
+
+  it('orders the files of every folder into one order by version', async () => {
+    const dirs = await folders({
+      shared: ['0100_feed.sql', '0002_b.sql'],
+      module: ['0001_a.sql', '0101_feed_of_a.sql', 'notes.md'],
+    });
+    try {
+      expect((await loadMigrations(dirs)).map((m) => m.version)).toEqual([
+        '0001_a',
+        '0002_b',
+        '0100_feed',
+        '0101_feed_of_a',
+      ]);
+    } finally {
+      await rm(path.dirname(dirs[0]!), { recursive: true, force: true });
+    }
+  });
+
+  it('refuses two files with one version number, in one folder or two', async () => {
+    const dirs = await folders({ shared: ['0100_feed.sql'], module: ['0100_webhooks.sql'] });
+    try {
+      await expect(loadMigrations(dirs)).rejects.toThrow(/share version 0100/);
+    } finally {
+      await rm(path.dirname(dirs[0]!), { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a file not named NNNN_name.sql', async () => {
+    const dirs = await folders({ module: ['100_feed.sql'] });
+    try {
+      await expect(loadMigrations(dirs)).rejects.toThrow(/not named NNNN_name\.sql/);
+    } finally {
+      await rm(path.dirname(dirs[0]!), { recursive: true, force: true });
+    }
   });
 });
 

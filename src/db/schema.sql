@@ -1,0 +1,1454 @@
+-- The schema the checked-in migrations build (public schema). Written by `npm run db:schema`; do not edit.
+
+-- Extensions
+create extension btree_gin schema public;
+create extension btree_gist schema public;
+create extension cube schema public;
+create extension earthdistance schema public;
+create extension fuzzystrmatch schema public;
+create extension pg_trgm schema public;
+create extension unaccent schema public;
+
+-- Types
+
+-- Sequences
+sequence analytics_logs_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by analytics_logs.id
+sequence assets_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by assets.id
+sequence auth_invalidations_seq_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by auth_invalidations.seq
+sequence brands_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by brands.id
+sequence catalog_exports_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by catalog_exports.id
+sequence catalog_imports_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by catalog_imports.id
+sequence categories_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by categories.id
+sequence device_types_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by device_types.id
+sequence dynamic_attribute_types_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by dynamic_attribute_types.id
+sequence dynamic_attribute_values_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by dynamic_attribute_values.id
+sequence events_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by events.id
+sequence integration_endpoint_generations as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1
+sequence item_prices_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by item_prices.id
+sequence items_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by items.id
+sequence notification_outbox_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by notification_outbox.id
+sequence physical_device_generations as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1
+sequence price_types_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by price_types.id
+sequence stores_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by stores.id
+sequence tags_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by tags.id
+sequence tenants_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by tenants.id
+sequence webhook_deliveries_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by webhook_deliveries.id
+sequence webhook_subscriptions_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by webhook_subscriptions.id
+
+-- Tables and their columns
+table analytics_logs partition by RANGE (created_at)
+  tenant_id integer not null
+  counter smallint not null
+  created_at timestamp with time zone not null
+  id bigint not null default nextval('analytics_logs_id_seq'::regclass)
+  item_id integer
+  store_id integer
+  physical_device_id text
+  record text not null
+table analytics_logs_default partition of analytics_logs DEFAULT
+  tenant_id integer not null
+  counter smallint not null
+  created_at timestamp with time zone not null
+  id bigint not null default nextval('analytics_logs_id_seq'::regclass)
+  item_id integer
+  store_id integer
+  physical_device_id text
+  record text not null
+table analytics_secrets
+  id smallint not null
+  secret bytea not null
+table analytics_settings
+  tenant_id integer not null
+  time_zone text not null default 'UTC'::text
+  version integer not null default 1
+table analytics_trending_weights
+  tenant_id integer not null
+  weights jsonb not null
+  version integer not null default 1
+table assets
+  tenant_id integer not null
+  id integer not null generated always as identity
+  file_name text not null
+  mime_type text not null
+  family text not null
+  size bigint not null
+  sha256 text not null
+  url_key text not null
+  created_at timestamp with time zone not null default now()
+table auth_invalidations
+  seq bigint not null generated always as identity
+  tenant_id integer not null
+  app_id uuid
+  jti uuid
+  created_at timestamp with time zone not null default now()
+table authorization_codes
+  tenant_id integer not null
+  code_hash text not null
+  client_id text not null
+  redirect_uri text not null
+  code_challenge text not null
+  member_id uuid not null
+  expires_at timestamp with time zone not null
+  used_at timestamp with time zone
+  family_id uuid
+table brand_assets
+  tenant_id integer not null
+  brand_id integer not null
+  asset_id integer not null
+  kind text not null
+  is_default boolean not null default false
+table brands
+  tenant_id integer not null
+  id integer not null generated always as identity
+  name text not null
+  version integer not null default 1
+table catalog_exports
+  tenant_id integer not null
+  id integer not null generated always as identity
+  format text not null
+  filter jsonb not null
+  base_url text not null
+  state text not null default 'Queued'::text
+  items_written bigint not null default 0
+  asset_id integer
+  asset_url text
+  error text
+  lease_token uuid
+  lease_until timestamp with time zone
+  created_at timestamp with time zone not null default now()
+  started_at timestamp with time zone
+  finished_at timestamp with time zone
+table catalog_import_groups
+  tenant_id integer not null
+  import_id integer not null
+  group_key text not null
+  default_item_id integer not null
+table catalog_import_results
+  tenant_id integer not null
+  import_id integer not null
+  first_record bigint not null
+  body text not null
+table catalog_import_skus
+  tenant_id integer not null
+  import_id integer not null
+  sku text not null
+table catalog_imports
+  tenant_id integer not null
+  id integer not null generated always as identity
+  format text not null
+  error_policy text not null
+  create_missing boolean not null
+  source_asset_id integer not null
+  source_bytes bigint not null
+  state text not null default 'Queued'::text
+  phase text not null default 'Writing'::text
+  records_done bigint not null default 0
+  lines_done bigint not null default 0
+  bytes_done bigint not null default 0
+  rows_written bigint not null default 0
+  rows_failed bigint not null default 0
+  error text
+  lease_token uuid
+  lease_until timestamp with time zone
+  created_at timestamp with time zone not null default now()
+  started_at timestamp with time zone
+  finished_at timestamp with time zone
+table catalog_item_counts
+  tenant_id integer not null
+  items bigint not null default 0
+  changes bigint not null default 0
+table categories
+  tenant_id integer not null
+  id integer not null generated always as identity
+  name text not null
+  short_description text
+  long_description text
+  parent_id integer
+  version integer not null default 1
+table category_assets
+  tenant_id integer not null
+  category_id integer not null
+  asset_id integer not null
+  kind text not null
+  is_default boolean not null default false
+table category_metadata
+  tenant_id integer not null
+  category_id integer not null
+  key text not null
+  value text not null
+table client_auth_failures
+  tenant_id integer not null
+  client_id text not null
+  source text not null
+  failures integer not null
+  first_failed_at timestamp with time zone not null default now()
+  locked_until timestamp with time zone
+table device_types
+  tenant_id integer not null
+  id integer not null generated always as identity
+  description text not null
+  updated_at timestamp with time zone not null default now()
+table dynamic_attribute_types
+  tenant_id integer not null
+  id integer not null generated always as identity
+  description text not null
+  version integer not null default 1
+table dynamic_attribute_values
+  tenant_id integer not null
+  id integer not null generated always as identity
+  type_id integer not null
+  value text not null
+table events
+  tenant_id integer not null
+  tx_id bigint not null
+  id bigint not null generated always as identity
+  resource text not null
+  resource_id text not null
+  type text not null
+  occurred_at timestamp with time zone not null default now()
+  data text not null
+table gateway_rate_windows
+  service_name text not null
+  window_start bigint not null
+  requests integer not null
+table idempotency_keys
+  tenant_id integer not null
+  app_id uuid not null
+  key text not null
+  fingerprint text not null
+  claim uuid not null
+  locked_until timestamp with time zone
+  status_code smallint
+  headers jsonb
+  body bytea
+  created_at timestamp with time zone not null default now()
+  expires_at timestamp with time zone not null
+table integration_endpoints
+  tenant_id integer not null
+  service_name text not null
+  service_tier smallint not null
+  admin_mail text not null
+  status smallint not null
+  failure_reason text
+  subscription_key text
+  generation bigint not null default nextval('integration_endpoint_generations'::regclass)
+  job_id text
+  created_at timestamp with time zone not null default now()
+  updated_at timestamp with time zone not null default now()
+table integration_service_names
+  name_key text not null
+  owner_tenant_id integer not null
+table item_assets
+  tenant_id integer not null
+  item_id integer not null
+  asset_id integer not null
+  kind text not null
+  is_default boolean not null default false
+table item_attributes
+  tenant_id integer not null
+  item_id integer not null
+  type_id integer not null
+  value_id integer not null
+table item_prices
+  tenant_id integer not null
+  id integer not null generated always as identity
+  item_id integer not null
+  price_type_id integer not null
+  normal_price numeric(14,4) not null
+  discount_price numeric(14,4)
+table item_search_counts
+  tenant_id integer not null
+  item_status_id smallint not null
+  master boolean not null
+  items bigint not null
+table item_search_rows
+  tenant_id integer not null
+  item_id integer not null
+  item_status_id smallint not null
+  default_item_id integer
+  category_id integer
+  brand_id integer
+  title_key text not null
+  date_added timestamp with time zone not null
+  rating numeric(4,2)
+  facet_tag_ids integer[] not null
+  facet_value_ids integer[] not null
+  facet_price_type_ids integer[] not null
+  facet_prices double precision[] not null
+  search_vector tsvector not null
+  title_vector tsvector not null
+table item_search_words
+  tenant_id integer not null
+  word text not null
+table item_tags
+  tenant_id integer not null
+  item_id integer not null
+  tag_id integer not null
+table items
+  tenant_id integer not null
+  id integer not null generated always as identity
+  sku text
+  rfid text
+  uuid text
+  name text
+  title text not null
+  model text
+  short_description text
+  long_description text
+  item_status_id smallint not null default 1
+  category_id integer
+  brand_id integer
+  default_item_id integer
+  in_stock boolean not null default false
+  public_web_link text
+  rating numeric(4,2)
+  like_count integer not null default 0
+  date_added timestamp with time zone not null default now()
+  date_modified timestamp with time zone not null default now()
+  version integer not null default 1
+  document text not null
+  search_vector tsvector generated always as (((setweight(to_tsvector('simple'::regconfig, search_fold(((COALESCE(title, ''::text) || ' '::text) || COALESCE(name, ''::text)))), 'A'::"char") || setweight(to_tsvector('simple'::regconfig, search_fold(((COALESCE(sku, ''::text) || ' '::text) || COALESCE(model, ''::text)))), 'B'::"char")) || setweight(to_tsvector('simple'::regconfig, search_fold(((COALESCE(short_description, ''::text) || ' '::text) || COALESCE(long_description, ''::text)))), 'C'::"char"))) stored
+  facet_tag_ids integer[] not null default '{}'::integer[]
+  facet_value_ids integer[] not null default '{}'::integer[]
+  facet_price_type_ids integer[] not null default '{}'::integer[]
+  facet_prices double precision[] not null default '{}'::double precision[]
+table job_runs
+  queue text not null
+  job_key text not null
+  crashes integer not null default 0
+  run_token uuid
+  alive_until timestamp with time zone
+  poisoned_at timestamp with time zone
+  reason text
+table logical_devices
+  tenant_id integer not null
+  id text not null
+  physical_device_id text not null
+  description text not null
+  device_type_id integer
+  expiration_date timestamp with time zone
+  metadata jsonb not null default '[]'::jsonb
+  updated_at timestamp with time zone not null default now()
+table member_idempotency_keys
+  tenant_id integer not null
+  member_id uuid not null
+  key text not null
+  fingerprint text not null
+  claim uuid not null
+  locked_until timestamp with time zone
+  status_code smallint
+  headers jsonb
+  body bytea
+  created_at timestamp with time zone not null default now()
+  expires_at timestamp with time zone not null
+table member_signin_failures
+  tenant_id integer not null
+  kind text not null
+  key text not null
+  failures integer not null
+  first_failed_at timestamp with time zone not null default now()
+  locked_until timestamp with time zone
+table members
+  tenant_id integer not null
+  id uuid not null
+  username text not null
+  name text not null
+  password_hash text not null
+  must_change_password boolean not null default false
+  roles text[] not null
+  security_version integer not null default 1
+  created_at timestamp with time zone not null default now()
+  updated_at timestamp with time zone not null default now()
+table notification_outbox
+  id bigint not null generated always as identity
+  tenant_id integer not null
+  recipient text not null
+  subject text not null
+  body text not null
+  created_at timestamp with time zone not null default now()
+  sent_at timestamp with time zone
+  attempts integer not null default 0
+  last_error text
+  claimed_until timestamp with time zone
+table oauth_apps
+  tenant_id integer not null
+  id uuid not null
+  name text not null
+  description text
+  application_type_id smallint not null
+  is_predefined boolean not null default false
+  secret_hash text not null
+  secret_version integer not null default 1
+  created_at timestamp with time zone not null default now()
+  updated_at timestamp with time zone not null default now()
+  document text not null
+table physical_devices
+  tenant_id integer not null
+  id text not null
+  description text
+  store_id integer
+  updated_at timestamp with time zone not null default now()
+  generation bigint not null default nextval('physical_device_generations'::regclass)
+table price_types
+  tenant_id integer not null
+  id integer not null generated always as identity
+  description text not null
+  symbol text not null
+  version integer not null default 1
+table refresh_tokens
+  tenant_id integer not null
+  token_hash text not null
+  family_id uuid not null
+  client_id text not null
+  member_id uuid not null
+  access_jti uuid not null
+  access_expires_at timestamp with time zone not null
+  created_at timestamp with time zone not null default now()
+  expires_at timestamp with time zone not null
+  spent_at timestamp with time zone
+table revoked_tokens
+  tenant_id integer not null
+  jti uuid not null
+  expires_at timestamp with time zone not null
+  revoked_at timestamp with time zone not null default now()
+table schema_migrations
+  version text not null
+  applied_at timestamp with time zone not null default now()
+table signing_keys
+  kid text not null
+  algorithm text not null
+  private_jwk jsonb not null
+  public_jwk jsonb not null
+  created_at timestamp with time zone not null default now()
+  retired_at timestamp with time zone
+table storage_blobs
+  sha256 text not null
+  size bigint not null
+  touched_at timestamp with time zone not null default now()
+table stores
+  tenant_id integer not null
+  id integer not null generated always as identity
+  name text not null
+  description text
+  address text
+  longitude double precision not null
+  latitude double precision not null
+  updated_at timestamp with time zone not null default now()
+  point cube generated always as (cube(ARRAY[(((6378168)::double precision * cos(radians(latitude))) * cos(radians(longitude))), (((6378168)::double precision * cos(radians(latitude))) * sin(radians(longitude))), ((6378168)::double precision * sin(radians(latitude)))])) stored
+table tags
+  tenant_id integer not null
+  id integer not null generated always as identity
+  name text not null
+  description text
+  version integer not null default 1
+table tenants
+  id integer not null generated always as identity
+  name text not null
+  created_at timestamp with time zone not null default now()
+table webhook_deliveries
+  tenant_id integer not null
+  id bigint not null generated always as identity
+  subscription_id integer not null
+  event_tx bigint not null
+  event_id bigint not null
+  event_type text not null
+  resource text not null
+  resource_id text not null
+  occurred_at timestamp with time zone not null
+  state text not null default 'pending'::text
+  attempts integer not null default 0
+  next_attempt_at timestamp with time zone not null
+  claimed_until timestamp with time zone
+  first_attempt_at timestamp with time zone
+  last_attempt_at timestamp with time zone
+  response_status integer
+  duration_ms integer
+  last_error text
+  replay_of bigint
+  created_at timestamp with time zone not null
+  lost_claims integer not null default 0
+table webhook_subscriptions
+  tenant_id integer not null
+  id integer not null generated always as identity
+  url text not null
+  event_types text[] not null
+  description text
+  owner_email text
+  enabled boolean not null default true
+  disabled_reason text
+  secret text not null
+  previous_secret text
+  previous_secret_expires_at timestamp with time zone
+  failing_since timestamp with time zone
+  cursor_tx bigint not null
+  cursor_id bigint not null default 0
+  version integer not null default 1
+  created_at timestamp with time zone not null default now()
+  updated_at timestamp with time zone not null default now()
+
+-- Constraints (not null is shown with the columns)
+analytics_logs analytics_logs_pkey PRIMARY KEY (tenant_id, counter, created_at, id)
+analytics_logs_default analytics_logs_default_pkey PRIMARY KEY (tenant_id, counter, created_at, id)
+analytics_secrets analytics_secrets_id_check CHECK ((id = 1))
+analytics_secrets analytics_secrets_pkey PRIMARY KEY (id)
+analytics_settings analytics_settings_pkey PRIMARY KEY (tenant_id)
+analytics_settings analytics_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+analytics_trending_weights analytics_trending_weights_pkey PRIMARY KEY (tenant_id)
+analytics_trending_weights analytics_trending_weights_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+assets assets_family_check CHECK ((family = ANY (ARRAY['image'::text, 'video'::text, 'document'::text])))
+assets assets_pkey PRIMARY KEY (tenant_id, id)
+assets assets_sha256_fkey FOREIGN KEY (sha256) REFERENCES storage_blobs(sha256) DEFERRABLE
+assets assets_size_check CHECK ((size >= 0))
+assets assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+auth_invalidations auth_invalidations_pkey PRIMARY KEY (tenant_id, seq)
+authorization_codes authorization_codes_pkey PRIMARY KEY (tenant_id, code_hash)
+authorization_codes authorization_codes_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+authorization_codes authorization_codes_tenant_id_member_id_fkey FOREIGN KEY (tenant_id, member_id) REFERENCES members(tenant_id, id) ON DELETE CASCADE
+brand_assets brand_assets_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'video'::text, 'document'::text])))
+brand_assets brand_assets_pkey PRIMARY KEY (tenant_id, brand_id, asset_id)
+brand_assets brand_assets_tenant_id_asset_id_fkey FOREIGN KEY (tenant_id, asset_id) REFERENCES assets(tenant_id, id) DEFERRABLE
+brand_assets brand_assets_tenant_id_brand_id_fkey FOREIGN KEY (tenant_id, brand_id) REFERENCES brands(tenant_id, id) ON DELETE CASCADE
+brand_assets brand_assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+brands brands_pkey PRIMARY KEY (tenant_id, id)
+brands brands_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+catalog_exports catalog_exports_format_check CHECK ((format = ANY (ARRAY['jsonl'::text, 'csv'::text])))
+catalog_exports catalog_exports_pkey PRIMARY KEY (tenant_id, id)
+catalog_exports catalog_exports_state_check CHECK ((state = ANY (ARRAY['Queued'::text, 'Running'::text, 'Succeeded'::text, 'Failed'::text])))
+catalog_exports catalog_exports_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+catalog_import_groups catalog_import_groups_pkey PRIMARY KEY (tenant_id, import_id, group_key)
+catalog_import_groups catalog_import_groups_tenant_id_import_id_fkey FOREIGN KEY (tenant_id, import_id) REFERENCES catalog_imports(tenant_id, id) ON DELETE CASCADE
+catalog_import_results catalog_import_results_pkey PRIMARY KEY (tenant_id, import_id, first_record)
+catalog_import_results catalog_import_results_tenant_id_import_id_fkey FOREIGN KEY (tenant_id, import_id) REFERENCES catalog_imports(tenant_id, id) ON DELETE CASCADE
+catalog_import_skus catalog_import_skus_pkey PRIMARY KEY (tenant_id, import_id, sku)
+catalog_import_skus catalog_import_skus_tenant_id_import_id_fkey FOREIGN KEY (tenant_id, import_id) REFERENCES catalog_imports(tenant_id, id) ON DELETE CASCADE
+catalog_imports catalog_imports_error_policy_check CHECK ((error_policy = ANY (ARRAY['RejectAll'::text, 'SkipFailedRows'::text])))
+catalog_imports catalog_imports_format_check CHECK ((format = ANY (ARRAY['jsonl'::text, 'csv'::text])))
+catalog_imports catalog_imports_phase_check CHECK ((phase = ANY (ARRAY['Validating'::text, 'Writing'::text])))
+catalog_imports catalog_imports_pkey PRIMARY KEY (tenant_id, id)
+catalog_imports catalog_imports_state_check CHECK ((state = ANY (ARRAY['Queued'::text, 'Running'::text, 'Succeeded'::text, 'Failed'::text, 'Cancelled'::text])))
+catalog_imports catalog_imports_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+catalog_item_counts catalog_item_counts_pkey PRIMARY KEY (tenant_id)
+catalog_item_counts catalog_item_counts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+categories categories_pkey PRIMARY KEY (tenant_id, id)
+categories categories_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+categories categories_tenant_id_parent_id_fkey FOREIGN KEY (tenant_id, parent_id) REFERENCES categories(tenant_id, id) DEFERRABLE
+category_assets category_assets_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'video'::text, 'document'::text])))
+category_assets category_assets_pkey PRIMARY KEY (tenant_id, category_id, asset_id)
+category_assets category_assets_tenant_id_asset_id_fkey FOREIGN KEY (tenant_id, asset_id) REFERENCES assets(tenant_id, id) DEFERRABLE
+category_assets category_assets_tenant_id_category_id_fkey FOREIGN KEY (tenant_id, category_id) REFERENCES categories(tenant_id, id) ON DELETE CASCADE
+category_assets category_assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+category_metadata category_metadata_pkey PRIMARY KEY (tenant_id, category_id, key)
+category_metadata category_metadata_tenant_id_category_id_fkey FOREIGN KEY (tenant_id, category_id) REFERENCES categories(tenant_id, id) ON DELETE CASCADE
+client_auth_failures client_auth_failures_pkey PRIMARY KEY (tenant_id, client_id, source)
+client_auth_failures client_auth_failures_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+device_types device_types_pkey PRIMARY KEY (tenant_id, id)
+device_types device_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+dynamic_attribute_types dynamic_attribute_types_pkey PRIMARY KEY (tenant_id, id)
+dynamic_attribute_types dynamic_attribute_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+dynamic_attribute_values dynamic_attribute_values_pkey PRIMARY KEY (tenant_id, id)
+dynamic_attribute_values dynamic_attribute_values_tenant_id_type_id_fkey FOREIGN KEY (tenant_id, type_id) REFERENCES dynamic_attribute_types(tenant_id, id) ON DELETE CASCADE
+dynamic_attribute_values dynamic_attribute_values_tenant_id_type_id_value_key UNIQUE (tenant_id, type_id, value)
+events events_pkey PRIMARY KEY (tenant_id, tx_id, id)
+events events_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+gateway_rate_windows gateway_rate_windows_pkey PRIMARY KEY (service_name, window_start)
+idempotency_keys idempotency_keys_pkey PRIMARY KEY (tenant_id, app_id, key)
+idempotency_keys idempotency_keys_tenant_id_app_id_fkey FOREIGN KEY (tenant_id, app_id) REFERENCES oauth_apps(tenant_id, id) ON DELETE CASCADE
+integration_endpoints integration_endpoints_pkey PRIMARY KEY (tenant_id)
+integration_endpoints integration_endpoints_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+integration_service_names integration_service_names_owner_tenant_id_fkey FOREIGN KEY (owner_tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+integration_service_names integration_service_names_pkey PRIMARY KEY (name_key)
+item_assets item_assets_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'video'::text, 'document'::text])))
+item_assets item_assets_pkey PRIMARY KEY (tenant_id, item_id, asset_id)
+item_assets item_assets_tenant_id_asset_id_fkey FOREIGN KEY (tenant_id, asset_id) REFERENCES assets(tenant_id, id) DEFERRABLE
+item_assets item_assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+item_assets item_assets_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE
+item_attributes item_attributes_pkey PRIMARY KEY (tenant_id, item_id, type_id)
+item_attributes item_attributes_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE DEFERRABLE
+item_attributes item_attributes_tenant_id_type_id_fkey FOREIGN KEY (tenant_id, type_id) REFERENCES dynamic_attribute_types(tenant_id, id) DEFERRABLE
+item_attributes item_attributes_tenant_id_value_id_fkey FOREIGN KEY (tenant_id, value_id) REFERENCES dynamic_attribute_values(tenant_id, id) DEFERRABLE
+item_prices item_prices_pkey PRIMARY KEY (tenant_id, id)
+item_prices item_prices_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE DEFERRABLE
+item_prices item_prices_tenant_id_item_id_price_type_id_key UNIQUE (tenant_id, item_id, price_type_id)
+item_prices item_prices_tenant_id_price_type_id_fkey FOREIGN KEY (tenant_id, price_type_id) REFERENCES price_types(tenant_id, id) DEFERRABLE
+item_search_counts item_search_counts_pkey PRIMARY KEY (tenant_id, item_status_id, master)
+item_search_counts item_search_counts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+item_search_rows item_search_rows_pkey PRIMARY KEY (tenant_id, item_id)
+item_search_rows item_search_rows_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+item_search_words item_search_words_pkey PRIMARY KEY (tenant_id, word)
+item_search_words item_search_words_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+item_tags item_tags_pkey PRIMARY KEY (tenant_id, item_id, tag_id)
+item_tags item_tags_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE DEFERRABLE
+item_tags item_tags_tenant_id_tag_id_fkey FOREIGN KEY (tenant_id, tag_id) REFERENCES tags(tenant_id, id) DEFERRABLE
+items items_pkey PRIMARY KEY (tenant_id, id)
+items items_tenant_id_brand_id_fkey FOREIGN KEY (tenant_id, brand_id) REFERENCES brands(tenant_id, id) DEFERRABLE
+items items_tenant_id_category_id_fkey FOREIGN KEY (tenant_id, category_id) REFERENCES categories(tenant_id, id) DEFERRABLE
+items items_tenant_id_default_item_id_fkey FOREIGN KEY (tenant_id, default_item_id) REFERENCES items(tenant_id, id) DEFERRABLE
+items items_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+job_runs job_runs_pkey PRIMARY KEY (queue, job_key)
+logical_devices logical_devices_pkey PRIMARY KEY (tenant_id, id)
+logical_devices logical_devices_tenant_id_device_type_id_fkey FOREIGN KEY (tenant_id, device_type_id) REFERENCES device_types(tenant_id, id)
+logical_devices logical_devices_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+logical_devices logical_devices_tenant_id_physical_device_id_fkey FOREIGN KEY (tenant_id, physical_device_id) REFERENCES physical_devices(tenant_id, id) ON DELETE CASCADE
+member_idempotency_keys member_idempotency_keys_pkey PRIMARY KEY (tenant_id, member_id, key)
+member_idempotency_keys member_idempotency_keys_tenant_id_member_id_fkey FOREIGN KEY (tenant_id, member_id) REFERENCES members(tenant_id, id) ON DELETE CASCADE
+member_signin_failures member_signin_failures_kind_check CHECK ((kind = ANY (ARRAY['username'::text, 'address'::text])))
+member_signin_failures member_signin_failures_pkey PRIMARY KEY (tenant_id, kind, key)
+member_signin_failures member_signin_failures_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+members members_pkey PRIMARY KEY (tenant_id, id)
+members members_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+notification_outbox notification_outbox_pkey PRIMARY KEY (tenant_id, id)
+notification_outbox notification_outbox_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+oauth_apps oauth_apps_pkey PRIMARY KEY (tenant_id, id)
+oauth_apps oauth_apps_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+physical_devices physical_devices_pkey PRIMARY KEY (tenant_id, id)
+physical_devices physical_devices_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+physical_devices physical_devices_tenant_id_store_id_fkey FOREIGN KEY (tenant_id, store_id) REFERENCES stores(tenant_id, id)
+price_types price_types_pkey PRIMARY KEY (tenant_id, id)
+price_types price_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+refresh_tokens refresh_tokens_pkey PRIMARY KEY (tenant_id, token_hash)
+refresh_tokens refresh_tokens_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+refresh_tokens refresh_tokens_tenant_id_member_id_fkey FOREIGN KEY (tenant_id, member_id) REFERENCES members(tenant_id, id) ON DELETE CASCADE
+revoked_tokens revoked_tokens_pkey PRIMARY KEY (tenant_id, jti)
+revoked_tokens revoked_tokens_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+schema_migrations schema_migrations_pkey PRIMARY KEY (version)
+signing_keys signing_keys_pkey PRIMARY KEY (kid)
+storage_blobs storage_blobs_pkey PRIMARY KEY (sha256)
+storage_blobs storage_blobs_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text))
+storage_blobs storage_blobs_size_check CHECK ((size >= 0))
+stores stores_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision)))
+stores stores_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision)))
+stores stores_pkey PRIMARY KEY (tenant_id, id)
+stores stores_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tags tags_pkey PRIMARY KEY (tenant_id, id)
+tags tags_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+tenants tenants_name_key UNIQUE (name)
+tenants tenants_pkey PRIMARY KEY (id)
+webhook_deliveries webhook_deliveries_pkey PRIMARY KEY (tenant_id, id)
+webhook_deliveries webhook_deliveries_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])))
+webhook_deliveries webhook_deliveries_tenant_id_subscription_id_fkey FOREIGN KEY (tenant_id, subscription_id) REFERENCES webhook_subscriptions(tenant_id, id) ON DELETE CASCADE
+webhook_subscriptions webhook_subscriptions_pkey PRIMARY KEY (tenant_id, id)
+webhook_subscriptions webhook_subscriptions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+
+-- Indexes
+CREATE UNIQUE INDEX analytics_logs_pkey ON ONLY public.analytics_logs USING btree (tenant_id, counter, created_at, id);
+CREATE UNIQUE INDEX analytics_logs_default_pkey ON public.analytics_logs_default USING btree (tenant_id, counter, created_at, id);
+CREATE UNIQUE INDEX analytics_secrets_pkey ON public.analytics_secrets USING btree (id);
+CREATE UNIQUE INDEX analytics_settings_pkey ON public.analytics_settings USING btree (tenant_id);
+CREATE UNIQUE INDEX analytics_trending_weights_pkey ON public.analytics_trending_weights USING btree (tenant_id);
+CREATE UNIQUE INDEX assets_pkey ON public.assets USING btree (tenant_id, id);
+CREATE INDEX assets_sha256 ON public.assets USING btree (sha256);
+CREATE UNIQUE INDEX assets_url_key ON public.assets USING btree (tenant_id, url_key);
+CREATE UNIQUE INDEX auth_invalidations_pkey ON public.auth_invalidations USING btree (tenant_id, seq);
+CREATE INDEX auth_invalidations_seq ON public.auth_invalidations USING btree (seq);
+CREATE INDEX authorization_codes_member ON public.authorization_codes USING btree (tenant_id, member_id);
+CREATE UNIQUE INDEX authorization_codes_pkey ON public.authorization_codes USING btree (tenant_id, code_hash);
+CREATE INDEX brand_assets_asset ON public.brand_assets USING btree (tenant_id, asset_id);
+CREATE UNIQUE INDEX brand_assets_default ON public.brand_assets USING btree (tenant_id, brand_id, kind) WHERE is_default;
+CREATE UNIQUE INDEX brand_assets_pkey ON public.brand_assets USING btree (tenant_id, brand_id, asset_id);
+CREATE UNIQUE INDEX brands_name ON public.brands USING btree (tenant_id, lower(name));
+CREATE UNIQUE INDEX brands_pkey ON public.brands USING btree (tenant_id, id);
+CREATE UNIQUE INDEX catalog_exports_pkey ON public.catalog_exports USING btree (tenant_id, id);
+CREATE INDEX catalog_exports_unfinished ON public.catalog_exports USING btree (lease_until) WHERE (state = ANY (ARRAY['Queued'::text, 'Running'::text]));
+CREATE UNIQUE INDEX catalog_import_groups_pkey ON public.catalog_import_groups USING btree (tenant_id, import_id, group_key);
+CREATE UNIQUE INDEX catalog_import_results_pkey ON public.catalog_import_results USING btree (tenant_id, import_id, first_record);
+CREATE UNIQUE INDEX catalog_import_skus_pkey ON public.catalog_import_skus USING btree (tenant_id, import_id, sku);
+CREATE UNIQUE INDEX catalog_imports_pkey ON public.catalog_imports USING btree (tenant_id, id);
+CREATE INDEX catalog_imports_unfinished ON public.catalog_imports USING btree (lease_until) WHERE (state = ANY (ARRAY['Queued'::text, 'Running'::text]));
+CREATE UNIQUE INDEX catalog_item_counts_pkey ON public.catalog_item_counts USING btree (tenant_id);
+CREATE INDEX categories_parent ON public.categories USING btree (tenant_id, parent_id);
+CREATE UNIQUE INDEX categories_pkey ON public.categories USING btree (tenant_id, id);
+CREATE INDEX category_assets_asset ON public.category_assets USING btree (tenant_id, asset_id);
+CREATE UNIQUE INDEX category_assets_default ON public.category_assets USING btree (tenant_id, category_id, kind) WHERE is_default;
+CREATE UNIQUE INDEX category_assets_pkey ON public.category_assets USING btree (tenant_id, category_id, asset_id);
+CREATE UNIQUE INDEX category_metadata_pkey ON public.category_metadata USING btree (tenant_id, category_id, key);
+CREATE UNIQUE INDEX client_auth_failures_pkey ON public.client_auth_failures USING btree (tenant_id, client_id, source);
+CREATE UNIQUE INDEX device_types_pkey ON public.device_types USING btree (tenant_id, id);
+CREATE UNIQUE INDEX dynamic_attribute_types_description ON public.dynamic_attribute_types USING btree (tenant_id, lower(description));
+CREATE UNIQUE INDEX dynamic_attribute_types_pkey ON public.dynamic_attribute_types USING btree (tenant_id, id);
+CREATE UNIQUE INDEX dynamic_attribute_values_pkey ON public.dynamic_attribute_values USING btree (tenant_id, id);
+CREATE UNIQUE INDEX dynamic_attribute_values_tenant_id_type_id_value_key ON public.dynamic_attribute_values USING btree (tenant_id, type_id, value);
+CREATE INDEX events_occurred ON public.events USING btree (tenant_id, occurred_at);
+CREATE UNIQUE INDEX events_once_per_transaction ON public.events USING btree (tenant_id, tx_id, resource, resource_id);
+CREATE UNIQUE INDEX events_pkey ON public.events USING btree (tenant_id, tx_id, id);
+CREATE UNIQUE INDEX gateway_rate_windows_pkey ON public.gateway_rate_windows USING btree (service_name, window_start);
+CREATE INDEX idempotency_keys_expiry ON public.idempotency_keys USING btree (expires_at);
+CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (tenant_id, app_id, key);
+CREATE UNIQUE INDEX integration_endpoints_pkey ON public.integration_endpoints USING btree (tenant_id);
+CREATE INDEX integration_endpoints_service_name ON public.integration_endpoints USING btree (lower(service_name));
+CREATE INDEX integration_service_names_owner ON public.integration_service_names USING btree (owner_tenant_id);
+CREATE UNIQUE INDEX integration_service_names_pkey ON public.integration_service_names USING btree (name_key);
+CREATE INDEX item_assets_asset ON public.item_assets USING btree (tenant_id, asset_id);
+CREATE UNIQUE INDEX item_assets_default ON public.item_assets USING btree (tenant_id, item_id, kind) WHERE is_default;
+CREATE UNIQUE INDEX item_assets_pkey ON public.item_assets USING btree (tenant_id, item_id, asset_id);
+CREATE UNIQUE INDEX item_attributes_pkey ON public.item_attributes USING btree (tenant_id, item_id, type_id);
+CREATE INDEX item_attributes_type ON public.item_attributes USING btree (tenant_id, type_id);
+CREATE INDEX item_attributes_value ON public.item_attributes USING btree (tenant_id, value_id);
+CREATE INDEX item_prices_by_type ON public.item_prices USING btree (tenant_id, price_type_id, item_id);
+CREATE UNIQUE INDEX item_prices_pkey ON public.item_prices USING btree (tenant_id, id);
+CREATE UNIQUE INDEX item_prices_tenant_id_item_id_price_type_id_key ON public.item_prices USING btree (tenant_id, item_id, price_type_id);
+CREATE INDEX item_prices_type ON public.item_prices USING btree (tenant_id, price_type_id);
+CREATE UNIQUE INDEX item_search_counts_pkey ON public.item_search_counts USING btree (tenant_id, item_status_id, master);
+CREATE INDEX item_search_rows_brand ON public.item_search_rows USING btree (tenant_id, brand_id);
+CREATE INDEX item_search_rows_by_date_added ON public.item_search_rows USING btree (tenant_id, date_added, item_id);
+CREATE INDEX item_search_rows_by_rating ON public.item_search_rows USING btree (tenant_id, rating, item_id);
+CREATE INDEX item_search_rows_by_title ON public.item_search_rows USING btree (tenant_id, title_key, item_id) INCLUDE (item_status_id, default_item_id);
+CREATE INDEX item_search_rows_category ON public.item_search_rows USING btree (tenant_id, category_id);
+CREATE UNIQUE INDEX item_search_rows_pkey ON public.item_search_rows USING btree (tenant_id, item_id);
+CREATE INDEX item_search_rows_text ON public.item_search_rows USING gin (tenant_id, search_vector);
+CREATE UNIQUE INDEX item_search_words_pkey ON public.item_search_words USING btree (tenant_id, word);
+CREATE INDEX item_search_words_trgm ON public.item_search_words USING gin (tenant_id, word gin_trgm_ops);
+CREATE UNIQUE INDEX item_tags_pkey ON public.item_tags USING btree (tenant_id, item_id, tag_id);
+CREATE INDEX item_tags_tag ON public.item_tags USING btree (tenant_id, tag_id);
+CREATE INDEX items_brand ON public.items USING btree (tenant_id, brand_id);
+CREATE INDEX items_category ON public.items USING btree (tenant_id, category_id);
+CREATE INDEX items_default_item ON public.items USING btree (tenant_id, default_item_id);
+CREATE UNIQUE INDEX items_pkey ON public.items USING btree (tenant_id, id);
+CREATE UNIQUE INDEX items_sku ON public.items USING btree (tenant_id, sku) WHERE (sku IS NOT NULL);
+CREATE INDEX items_uuid ON public.items USING btree (tenant_id, uuid) WHERE (uuid IS NOT NULL);
+CREATE UNIQUE INDEX job_runs_pkey ON public.job_runs USING btree (queue, job_key);
+CREATE INDEX logical_devices_physical ON public.logical_devices USING btree (tenant_id, physical_device_id, id);
+CREATE UNIQUE INDEX logical_devices_pkey ON public.logical_devices USING btree (tenant_id, id);
+CREATE INDEX logical_devices_type ON public.logical_devices USING btree (tenant_id, device_type_id);
+CREATE INDEX member_idempotency_keys_expiry ON public.member_idempotency_keys USING btree (expires_at);
+CREATE UNIQUE INDEX member_idempotency_keys_pkey ON public.member_idempotency_keys USING btree (tenant_id, member_id, key);
+CREATE UNIQUE INDEX member_signin_failures_pkey ON public.member_signin_failures USING btree (tenant_id, kind, key);
+CREATE INDEX members_list ON public.members USING btree (tenant_id, created_at, id);
+CREATE UNIQUE INDEX members_pkey ON public.members USING btree (tenant_id, id);
+CREATE UNIQUE INDEX members_username ON public.members USING btree (tenant_id, username);
+CREATE INDEX notification_outbox_pending ON public.notification_outbox USING btree (created_at) WHERE (sent_at IS NULL);
+CREATE UNIQUE INDEX notification_outbox_pkey ON public.notification_outbox USING btree (tenant_id, id);
+CREATE INDEX oauth_apps_list ON public.oauth_apps USING btree (tenant_id, created_at, id);
+CREATE UNIQUE INDEX oauth_apps_pkey ON public.oauth_apps USING btree (tenant_id, id);
+CREATE UNIQUE INDEX physical_devices_pkey ON public.physical_devices USING btree (tenant_id, id);
+CREATE INDEX physical_devices_store ON public.physical_devices USING btree (tenant_id, store_id);
+CREATE UNIQUE INDEX price_types_pkey ON public.price_types USING btree (tenant_id, id);
+CREATE INDEX refresh_tokens_family ON public.refresh_tokens USING btree (tenant_id, family_id);
+CREATE INDEX refresh_tokens_member ON public.refresh_tokens USING btree (tenant_id, member_id);
+CREATE UNIQUE INDEX refresh_tokens_pkey ON public.refresh_tokens USING btree (tenant_id, token_hash);
+CREATE UNIQUE INDEX revoked_tokens_pkey ON public.revoked_tokens USING btree (tenant_id, jti);
+CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version);
+CREATE UNIQUE INDEX signing_keys_one_active ON public.signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
+CREATE UNIQUE INDEX signing_keys_pkey ON public.signing_keys USING btree (kid);
+CREATE UNIQUE INDEX storage_blobs_pkey ON public.storage_blobs USING btree (sha256);
+CREATE INDEX storage_blobs_touched ON public.storage_blobs USING btree (touched_at);
+CREATE UNIQUE INDEX stores_pkey ON public.stores USING btree (tenant_id, id);
+CREATE INDEX stores_point ON public.stores USING gist (tenant_id, point);
+CREATE UNIQUE INDEX tags_name ON public.tags USING btree (tenant_id, lower(name));
+CREATE UNIQUE INDEX tags_pkey ON public.tags USING btree (tenant_id, id);
+CREATE UNIQUE INDEX tenants_name_key ON public.tenants USING btree (name);
+CREATE UNIQUE INDEX tenants_pkey ON public.tenants USING btree (id);
+CREATE INDEX webhook_deliveries_created ON public.webhook_deliveries USING btree (created_at);
+CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (state = 'pending'::text);
+CREATE INDEX webhook_deliveries_log ON public.webhook_deliveries USING btree (tenant_id, subscription_id, id);
+CREATE UNIQUE INDEX webhook_deliveries_pkey ON public.webhook_deliveries USING btree (tenant_id, id);
+CREATE INDEX webhook_deliveries_resource_order ON public.webhook_deliveries USING btree (tenant_id, subscription_id, resource, resource_id, id) WHERE (state = 'pending'::text);
+CREATE INDEX webhook_subscriptions_enabled ON public.webhook_subscriptions USING btree (tenant_id, id) WHERE enabled;
+CREATE UNIQUE INDEX webhook_subscriptions_pkey ON public.webhook_subscriptions USING btree (tenant_id, id);
+
+-- Views
+
+-- Functions
+CREATE OR REPLACE FUNCTION public.analytics_logs_forget_tenants()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  delete from analytics_logs l using deleted_tenants d where l.tenant_id = d.id;
+  return null;
+end
+$function$
+;
+CREATE OR REPLACE FUNCTION public.app_document(a oauth_apps)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select '{"ApplicationId":' || json_text(a.id) || ',"ApplicationSecret":null,"Name":' || json_text(a.name) ||
+    ',"Description":' || json_text(a.description) || ',"IsPredefined":' || json_text(a.is_predefined) ||
+    ',"ApplicationTypeId":' || json_text(a.application_type_id) ||
+    ',"ApplicationTypeDescription":' || json_text(case a.application_type_id
+      when 1 then 'Consumer' when 2 then 'Private' when 3 then 'Management' when 4 then 'Device' end) ||
+    ',"CreatedDate":"' || to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
+$function$
+;
+CREATE OR REPLACE FUNCTION public.brand_data(b brands)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select json_build_object('Id', b.id, 'Name', b.name)::text
+$function$
+;
+CREATE OR REPLACE FUNCTION public.categories_touch_from_metadata()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update categories c set version = c.version + 1
+    from (select distinct tenant_id, category_id from changed) m
+   where c.tenant_id = m.tenant_id and c.id = m.category_id;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.category_data(c categories)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select json_build_object('Id', c.id, 'Name', c.name, 'ShortDescription', c.short_description,
+    'LongDescription', c.long_description, 'ParentCategoryId', c.parent_id,
+    'CategoryMetadata', coalesce((select json_agg(json_build_object('Key', m.key, 'Value', m.value) order by m.key)
+       from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]'::json))::text
+$function$
+;
+CREATE OR REPLACE FUNCTION public.count_catalog_items()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if tg_op = 'INSERT' then
+    insert into catalog_item_counts as c (tenant_id, items, changes)
+      select tenant_id, count(*), 1 from new_rows group by tenant_id
+      on conflict (tenant_id) do update set items = c.items + excluded.items, changes = c.changes + 1;
+  else
+    update catalog_item_counts c set items = c.items - d.n, changes = c.changes + 1
+      from (select tenant_id, count(*) as n from old_rows group by tenant_id) d
+      where c.tenant_id = d.tenant_id;
+  end if;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.endpoint_data(e integration_endpoints)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select json_build_object('ServiceName', e.service_name, 'Status', e.status, 'ServiceTier', e.service_tier,
+    'AdminMail', e.admin_mail,
+    'CreationDate', to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+$function$
+;
+CREATE OR REPLACE FUNCTION public.event_type_merge(earlier text, later text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case when later like '%.deleted' then later when earlier like '%.created' then earlier else later end
+$function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_apps()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'app', r.resource_id, 'app' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id, document as data from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_assets()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'asset', r.resource_id, 'asset' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id,
+                json_build_object('Id', id, 'FileName', file_name, 'MimeType', mime_type, 'Size', size)::text as data
+           from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_brand_assets()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce('updated', case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'brand', r.resource_id, 'brand' || '.' || action, r.data
+            from (select distinct b.tenant_id, b.id::text as resource_id, brand_data(b) as data
+           from changed c join brands b on b.tenant_id = c.tenant_id and b.id = c.brand_id) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_brands()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'brand', r.resource_id, 'brand' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id, brand_data(changed) as data from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_categories()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'category', r.resource_id, 'category' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id, category_data(changed) as data from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_category_assets()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce('updated', case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'category', r.resource_id, 'category' || '.' || action, r.data
+            from (select distinct g.tenant_id, g.id::text as resource_id, category_data(g) as data
+           from changed c join categories g on g.tenant_id = c.tenant_id and g.id = c.category_id) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_endpoint_rows()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'integration_endpoint', r.resource_id, 'integration_endpoint' || '.' || action, r.data
+            from (select tenant_id, service_name as resource_id, endpoint_data(changed) as data from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_endpoint_status()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce('status_changed', case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'integration_endpoint', r.resource_id, 'integration_endpoint' || '.' || action, r.data
+            from (select n.tenant_id, n.service_name as resource_id, endpoint_data(n) as data
+           from changed n join before_rows o on o.tenant_id = n.tenant_id
+          where o.status is distinct from n.status) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_item_assets()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce('updated', case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'item', r.resource_id, 'item' || '.' || action, r.data
+            from (select distinct i.tenant_id, i.id::text as resource_id, i.document as data
+           from changed c join items i on i.tenant_id = c.tenant_id and i.id = c.item_id) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_items()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'item', r.resource_id, 'item' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id, document as data from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_logical_devices()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'logical_device', r.resource_id, 'logical_device' || '.' || action, r.data
+            from (select tenant_id, id as resource_id,
+                json_build_object('DeviceId', id, 'PhysicalDeviceId', physical_device_id,
+                  'Description', description, 'DeviceTypeId', device_type_id,
+                  'ExpirationDate', to_char(expiration_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                  'Metadata', metadata)::text as data
+           from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_physical_devices()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'physical_device', r.resource_id, 'physical_device' || '.' || action, r.data
+            from (select tenant_id, id as resource_id,
+                json_build_object('DeviceId', id, 'Description', description, 'StoreId', store_id)::text as data
+           from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_stores()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'store', r.resource_id, 'store' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id,
+                json_build_object('Id', id, 'Name', name, 'Description', description, 'Address', address,
+                  'Location', json_build_object('Longitude', longitude, 'Latitude', latitude))::text as data
+           from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.events_of_tags()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+      declare
+        action text := coalesce(NULL, case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+      begin
+        insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+          select r.tenant_id, pg_current_xact_id()::text::bigint, 'tag', r.resource_id, 'tag' || '.' || action, r.data
+            from (select tenant_id, id::text as resource_id,
+                json_build_object('Id', id, 'Name', name, 'Description', description)::text as data
+           from changed) r join tenants t on t.id = r.tenant_id
+        on conflict (tenant_id, tx_id, resource, resource_id) do update
+          set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+        return null;
+      end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_attribute_json(p_type_id integer, p_value_id integer, p_value text, p_type_name text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select '{"TypeId":' || json_text(p_type_id) || ',"TypeValueId":' || json_text(p_value_id) ||
+    ',"Value":' || json_text(p_value) || ',"TypeName":' || json_text(p_type_name) || '}'
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_document(i items)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select item_document_text(i.id, i.sku, i.rfid, i.uuid, i.name, i.title, i.model, i.short_description,
+    i.long_description, i.item_status_id, i.category_id, i.brand_id, i.default_item_id, i.in_stock,
+    i.public_web_link, i.rating, i.like_count, i.date_added, i.date_modified,
+    coalesce((select string_agg(item_price_json(p.id, p.item_id, p.normal_price, p.discount_price, p.price_type_id, t.symbol),
+                                ',' order by p.price_type_id)
+                from item_prices p join price_types t on t.tenant_id = p.tenant_id and t.id = p.price_type_id
+               where p.tenant_id = i.tenant_id and p.item_id = i.id), ''),
+    coalesce((select string_agg(item_attribute_json(a.type_id, a.value_id, v.value, d.description), ',' order by a.type_id)
+                from item_attributes a
+                join dynamic_attribute_values v on v.tenant_id = a.tenant_id and v.id = a.value_id
+                join dynamic_attribute_types d on d.tenant_id = a.tenant_id and d.id = a.type_id
+               where a.tenant_id = i.tenant_id and a.item_id = i.id), ''),
+    coalesce((select string_agg(item_tag_json(g.id, g.name, g.description), ',' order by g.id)
+                from item_tags m join tags g on g.tenant_id = m.tenant_id and g.id = m.tag_id
+               where m.tenant_id = i.tenant_id and m.item_id = i.id), ''))
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_document_text(p_id integer, p_sku text, p_rfid text, p_uuid text, p_name text, p_title text, p_model text, p_short_description text, p_long_description text, p_item_status_id smallint, p_category_id integer, p_brand_id integer, p_default_item_id integer, p_in_stock boolean, p_public_web_link text, p_rating numeric, p_like_count integer, p_date_added timestamp with time zone, p_date_modified timestamp with time zone, p_prices text, p_attributes text, p_tags text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select json_ascii(
+    '{"Id":' || json_text(p_id) || ',"SKU":' || json_text(p_sku) || ',"RFID":' || json_text(p_rfid) ||
+    ',"UUID":' || json_text(p_uuid) || ',"Name":' || json_text(p_name) || ',"Title":' || json_text(p_title) ||
+    ',"Model":' || json_text(p_model) || ',"ShortDescription":' || json_text(p_short_description) ||
+    ',"LongDescription":' || json_text(p_long_description) || ',"ItemStatusId":' || json_text(p_item_status_id) ||
+    ',"CategoryId":' || json_text(p_category_id) || ',"BrandId":' || json_text(p_brand_id) ||
+    ',"DefaultItemId":' || json_text(p_default_item_id) || ',"InStock":' || json_text(p_in_stock) ||
+    ',"PublicWebLink":' || json_text(p_public_web_link) || ',"Rating":' || json_text(p_rating::float8) ||
+    ',"LikeCount":' || json_text(p_like_count) ||
+    ',"Prices":[' || p_prices || '],"DynamicAttributes":[' || p_attributes || '],"Tags":[' || p_tags ||
+    '],"DateAdded":"' || to_char(p_date_added at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') ||
+    '","DateModified":"' || to_char(p_date_modified at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}')
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_price_json(p_id integer, p_item_id integer, p_normal numeric, p_discount numeric, p_type_id integer, p_symbol text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select '{"PriceId":' || json_text(p_id) || ',"ItemId":' || json_text(p_item_id) ||
+    ',"NormalPrice":' || json_text(p_normal::float8) || ',"DiscountPrice":' || json_text(p_discount::float8) ||
+    ',"PriceTypeId":' || json_text(p_type_id) || ',"PriceTypeSymbol":' || json_text(p_symbol) || '}'
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_count(p_rows item_search_rows[], sign integer)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  insert into item_search_counts as c (tenant_id, item_status_id, master, items)
+    select r.tenant_id, r.item_status_id, r.default_item_id is null or r.default_item_id = r.item_id, sign * count(*)
+      from unnest(p_rows) r
+     group by 1, 2, 3
+     order by 1, 2, 3
+  on conflict (tenant_id, item_status_id, master) do update set items = c.items + excluded.items
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_query(p_tenant integer, p_words text[], p_prefix_last boolean, p_prefix_all boolean, p_typos boolean, p_weights text)
+ RETURNS tsquery
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  with words as (
+    select search_fold(w) as w, n, n = cardinality(p_words) as last
+      from unnest(p_words) with ordinality as u (w, n)
+  ), terms as (
+    select n, '(' || string_agg(quote_literal(t) || case when t_suffix <> '' then ':' || t_suffix else '' end, ' | ') || ')' as term
+      from (
+        select n, w as t, case when p_prefix_all or (last and p_prefix_last) then '*' else '' end || p_weights as t_suffix
+          from words
+        union all
+        select n, s.word, p_weights
+          from words, item_search_words s
+         where p_typos and length(w) >= 5 and w ~ '^[[:alpha:]]+$'
+           and s.tenant_id = p_tenant and s.word % w and s.word <> w
+           and levenshtein_less_equal(s.word, w, 1) <= 1
+      ) alternatives
+     group by n
+  )
+  select to_tsquery('simple', string_agg(term, ' & ' order by n))
+    from terms having count(*) > 0
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_row(i items)
+ RETURNS item_search_rows
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  select i.tenant_id, i.id, i.item_status_id, i.default_item_id, i.category_id, i.brand_id,
+         lower(i.title), i.date_added, i.rating,
+         i.facet_tag_ids, i.facet_value_ids, i.facet_price_type_ids, i.facet_prices,
+         i.search_vector,
+         setweight(to_tsvector('simple', search_fold(coalesce(i.title, '') || ' ' || coalesce(i.name, ''))), 'A')
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_rows_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  removed item_search_rows[];
+begin
+  with gone as (
+    delete from item_search_rows s using old_rows o where s.tenant_id = o.tenant_id and s.item_id = o.id
+    returning s as gone_row
+  )
+  select array_agg(gone_row) into removed from gone;
+  if removed is not null then
+    perform item_search_count(removed, -1);
+  end if;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_rows_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  added item_search_rows[];
+begin
+  select array_agg(item_search_row(n)) into added from new_rows n;
+  insert into item_search_rows select * from unnest(added);
+  perform item_search_count(added, 1);
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_rows_updated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  before item_search_rows[];
+  after item_search_rows[];
+begin
+  with changed as (
+    select item_search_row(o) as b, item_search_row(n) as a
+      from old_rows o join new_rows n on n.tenant_id = o.tenant_id and n.id = o.id
+  ), written as (
+    update item_search_rows s
+       set item_status_id = (c.a).item_status_id, default_item_id = (c.a).default_item_id,
+           category_id = (c.a).category_id, brand_id = (c.a).brand_id, title_key = (c.a).title_key,
+           date_added = (c.a).date_added, rating = (c.a).rating, facet_tag_ids = (c.a).facet_tag_ids,
+           facet_value_ids = (c.a).facet_value_ids, facet_price_type_ids = (c.a).facet_price_type_ids,
+           facet_prices = (c.a).facet_prices, search_vector = (c.a).search_vector,
+           title_vector = (c.a).title_vector
+      from changed c
+     where s.tenant_id = (c.a).tenant_id and s.item_id = (c.a).item_id and c.a is distinct from s
+    returning c.b, c.a,
+              (c.b).item_status_id <> (c.a).item_status_id
+              or ((c.b).default_item_id is null or (c.b).default_item_id = (c.b).item_id)
+                 <> ((c.a).default_item_id is null or (c.a).default_item_id = (c.a).item_id) as moved
+  )
+  select array_agg(b) filter (where moved), array_agg(a) filter (where moved)
+    into before, after
+    from written;
+  if before is not null then
+    perform item_search_count(before, -1);
+    perform item_search_count(after, 1);
+  end if;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_words_from_new_rows()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into item_search_words (tenant_id, word)
+    select distinct n.tenant_id, w from new_rows n, unnest(tsvector_to_array(n.search_vector)) w
+     where length(w) >= 4 and w ~ '^[[:alpha:]]+$'
+     order by 1, 2
+    on conflict do nothing;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_words_from_row()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  insert into item_search_words (tenant_id, word)
+    select distinct new.tenant_id, w from unnest(tsvector_to_array(new.search_vector)) w
+     where length(w) >= 4 and w ~ '^[[:alpha:]]+$'
+     order by 2
+    on conflict do nothing;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_tag_json(p_id integer, p_name text, p_description text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select '{"Id":' || json_text(p_id) || ',"Name":' || json_text(p_name) || ',"Description":' || json_text(p_description) || '}'
+$function$
+;
+CREATE OR REPLACE FUNCTION public.items_build_document()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if tg_op = 'INSERT' and new.document is not null
+     and current_setting('omni.item_documents_given', true) = 'on' then
+    return new;
+  end if;
+  new.document := item_document(new);
+  new.facet_tag_ids := array(select tag_id from item_tags
+                              where tenant_id = new.tenant_id and item_id = new.id order by tag_id);
+  new.facet_value_ids := array(select value_id from item_attributes
+                                where tenant_id = new.tenant_id and item_id = new.id order by type_id);
+  select coalesce(array_agg(price_type_id order by price_type_id), '{}'),
+         coalesce(array_agg(coalesce(discount_price, normal_price)::float8 order by price_type_id), '{}')
+    into new.facet_price_type_ids, new.facet_prices
+    from item_prices where tenant_id = new.tenant_id and item_id = new.id;
+  return new;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.items_refresh_for_attribute_type()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update items i set document = null, version = i.version + 1, date_modified = now() from item_attributes a
+   where a.tenant_id = new.tenant_id and a.type_id = new.id and i.tenant_id = a.tenant_id and i.id = a.item_id;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.items_refresh_for_price_type()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update items i set document = null, version = i.version + 1, date_modified = now()
+    from (select distinct item_id from item_prices where tenant_id = new.tenant_id and price_type_id = new.id) p
+   where i.tenant_id = new.tenant_id and i.id = p.item_id;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.items_refresh_for_tag()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update items i set document = null, version = i.version + 1, date_modified = now() from item_tags m
+   where m.tenant_id = new.tenant_id and m.tag_id = new.id and i.tenant_id = m.tenant_id and i.id = m.item_id;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.items_refresh_from_new()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  update items i set document = null, version = i.version + 1, date_modified = now()
+    from (select distinct tenant_id, item_id from changed) c
+   where i.tenant_id = c.tenant_id and i.id = c.item_id;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.json_ascii(document text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+declare
+  ch text;
+  code integer;
+begin
+  if document !~ '[^\x01-\x7f]' then
+    return document;
+  end if;
+  for ch in select distinct m[1] from regexp_matches(document, '([^\x01-\x7f])', 'g') as m loop
+    code := ascii(ch);
+    document := replace(document, ch, case
+      when code < 65536 then '\u' || lpad(to_hex(code), 4, '0')
+      else '\u' || to_hex(55296 + ((code - 65536) >> 10)) || '\u' || to_hex(56320 + ((code - 65536) & 1023))
+    end);
+  end loop;
+  return document;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.json_text(value anyelement)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  select coalesce(to_json(value)::text, 'null')
+$function$
+;
+CREATE OR REPLACE FUNCTION public.oauth_apps_build_document()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  new.document := app_document(new);
+  return new;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.search_fold(t text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select regexp_replace(lower(public.unaccent('public.unaccent'::regdictionary, t)), '[!-/:-@[-`{-~]+', ' ', 'g')
+$function$
+;
+
+-- Triggers
+CREATE TRIGGER assets_events_deleted AFTER DELETE ON public.assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
+CREATE TRIGGER assets_events_inserted AFTER INSERT ON public.assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
+CREATE TRIGGER assets_events_updated AFTER UPDATE ON public.assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
+CREATE TRIGGER brand_assets_events_deleted AFTER DELETE ON public.brand_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
+CREATE TRIGGER brand_assets_events_inserted AFTER INSERT ON public.brand_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
+CREATE TRIGGER brand_assets_events_updated AFTER UPDATE ON public.brand_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
+CREATE TRIGGER brands_events_deleted AFTER DELETE ON public.brands REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
+CREATE TRIGGER brands_events_inserted AFTER INSERT ON public.brands REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
+CREATE TRIGGER brands_events_updated AFTER UPDATE ON public.brands REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
+CREATE TRIGGER categories_events_deleted AFTER DELETE ON public.categories REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
+CREATE TRIGGER categories_events_inserted AFTER INSERT ON public.categories REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
+CREATE TRIGGER categories_events_updated AFTER UPDATE ON public.categories REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
+CREATE TRIGGER category_assets_events_deleted AFTER DELETE ON public.category_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
+CREATE TRIGGER category_assets_events_inserted AFTER INSERT ON public.category_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
+CREATE TRIGGER category_assets_events_updated AFTER UPDATE ON public.category_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
+CREATE TRIGGER category_metadata_deleted AFTER DELETE ON public.category_metadata REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
+CREATE TRIGGER category_metadata_inserted AFTER INSERT ON public.category_metadata REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
+CREATE TRIGGER category_metadata_updated AFTER UPDATE ON public.category_metadata REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
+CREATE TRIGGER attribute_types_shown_in_items AFTER UPDATE OF description ON public.dynamic_attribute_types FOR EACH ROW WHEN ((old.description IS DISTINCT FROM new.description)) EXECUTE FUNCTION items_refresh_for_attribute_type();
+CREATE TRIGGER integration_endpoints_events_deleted AFTER DELETE ON public.integration_endpoints REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_rows();
+CREATE TRIGGER integration_endpoints_events_inserted AFTER INSERT ON public.integration_endpoints REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_rows();
+CREATE TRIGGER integration_endpoints_events_updated AFTER UPDATE ON public.integration_endpoints REFERENCING OLD TABLE AS before_rows NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_status();
+CREATE TRIGGER item_assets_events_deleted AFTER DELETE ON public.item_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
+CREATE TRIGGER item_assets_events_inserted AFTER INSERT ON public.item_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
+CREATE TRIGGER item_assets_events_updated AFTER UPDATE ON public.item_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
+CREATE TRIGGER item_attributes_deleted AFTER DELETE ON public.item_attributes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_attributes_inserted AFTER INSERT ON public.item_attributes REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_attributes_updated AFTER UPDATE ON public.item_attributes REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_prices_deleted AFTER DELETE ON public.item_prices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_prices_inserted AFTER INSERT ON public.item_prices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_prices_updated AFTER UPDATE ON public.item_prices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_tags_deleted AFTER DELETE ON public.item_tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_tags_inserted AFTER INSERT ON public.item_tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER item_tags_updated AFTER UPDATE ON public.item_tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
+CREATE TRIGGER items_counted_on_delete AFTER DELETE ON public.items REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_catalog_items();
+CREATE TRIGGER items_counted_on_insert AFTER INSERT ON public.items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_catalog_items();
+CREATE TRIGGER items_document BEFORE INSERT OR UPDATE ON public.items FOR EACH ROW EXECUTE FUNCTION items_build_document();
+CREATE TRIGGER items_events_deleted AFTER DELETE ON public.items REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
+CREATE TRIGGER items_events_inserted AFTER INSERT ON public.items REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
+CREATE TRIGGER items_events_updated AFTER UPDATE ON public.items REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
+CREATE TRIGGER items_search_rows_on_delete AFTER DELETE ON public.items REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_rows_deleted();
+CREATE TRIGGER items_search_rows_on_insert AFTER INSERT ON public.items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_rows_inserted();
+CREATE TRIGGER items_search_rows_on_update AFTER UPDATE ON public.items REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_rows_updated();
+CREATE TRIGGER items_search_words_on_insert AFTER INSERT ON public.items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_words_from_new_rows();
+CREATE TRIGGER items_search_words_on_update AFTER UPDATE ON public.items FOR EACH ROW WHEN ((old.search_vector IS DISTINCT FROM new.search_vector)) EXECUTE FUNCTION item_search_words_from_row();
+CREATE TRIGGER logical_devices_events_deleted AFTER DELETE ON public.logical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
+CREATE TRIGGER logical_devices_events_inserted AFTER INSERT ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
+CREATE TRIGGER logical_devices_events_updated AFTER UPDATE ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
+CREATE TRIGGER oauth_apps_document BEFORE INSERT OR UPDATE ON public.oauth_apps FOR EACH ROW EXECUTE FUNCTION oauth_apps_build_document();
+CREATE TRIGGER oauth_apps_events_deleted AFTER DELETE ON public.oauth_apps REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
+CREATE TRIGGER oauth_apps_events_inserted AFTER INSERT ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
+CREATE TRIGGER oauth_apps_events_updated AFTER UPDATE ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
+CREATE TRIGGER physical_devices_events_deleted AFTER DELETE ON public.physical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
+CREATE TRIGGER physical_devices_events_inserted AFTER INSERT ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
+CREATE TRIGGER physical_devices_events_updated AFTER UPDATE ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
+CREATE TRIGGER price_types_shown_in_items AFTER UPDATE OF symbol ON public.price_types FOR EACH ROW WHEN ((old.symbol IS DISTINCT FROM new.symbol)) EXECUTE FUNCTION items_refresh_for_price_type();
+CREATE TRIGGER stores_events_deleted AFTER DELETE ON public.stores REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
+CREATE TRIGGER stores_events_inserted AFTER INSERT ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
+CREATE TRIGGER stores_events_updated AFTER UPDATE ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
+CREATE TRIGGER tags_events_deleted AFTER DELETE ON public.tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
+CREATE TRIGGER tags_events_inserted AFTER INSERT ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
+CREATE TRIGGER tags_events_updated AFTER UPDATE ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
+CREATE TRIGGER tags_shown_in_items AFTER UPDATE OF name, description ON public.tags FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION items_refresh_for_tag();
+CREATE TRIGGER analytics_logs_forget_tenants AFTER DELETE ON public.tenants REFERENCING OLD TABLE AS deleted_tenants FOR EACH STATEMENT EXECUTE FUNCTION analytics_logs_forget_tenants();
