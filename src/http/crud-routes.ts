@@ -130,26 +130,32 @@ export function registerCrudRoutes<
       answer(reply, await service.get(request.tenant.id, idOf(request))),
   });
   // PUT (full) and PATCH (partial) share one handler; only the schema and `partial` differ.
-  const updates = routes.patch ? [routes.put, routes.patch] : [routes.put];
-  for (const [index, update] of updates.entries()) {
-    const partial = index === 1;
+  const updates = [
+    { method: 'PUT', text: routes.put, partial: false },
+    ...(routes.patch ? [{ method: 'PATCH', text: routes.patch, partial: true }] : []),
+  ];
+  for (const { method, text, partial } of updates) {
     app.route({
-      method: partial ? 'PATCH' : 'PUT',
+      method,
       url: one,
       schema: {
         tags,
-        ...details(update),
+        ...details(text),
         params,
-        body: update.body,
-        response: { 200: resource, ...errorResponses(...(update.errors ?? [])) },
+        body: text.body,
+        response: { 200: resource, ...errorResponses(...(text.errors ?? [])) },
       },
       handler: async (request, reply) => {
         const body = request.body as Static<PutBody> | Static<PatchBody>;
-        const { id } = request.tenant;
-        return answer(
-          reply,
-          await service.update(id, idOf(request), body, ifMatch(request), partial),
+        const { id: tenantId } = request.tenant;
+        const updated = await service.update(
+          tenantId,
+          idOf(request),
+          body,
+          ifMatch(request),
+          partial,
         );
+        return answer(reply, updated);
       },
     });
   }
