@@ -17,7 +17,7 @@ export interface VersionedResource<T, V> {
 }
 
 /** A service's check of If-Match against the current version of what it is about to change. */
-export type VersionCheck<V> = (version: V) => void;
+export type IfMatchCheck<V> = (version: V) => void;
 
 /** The service methods the routes call; `partial` tells a PATCH from a PUT. */
 export interface CrudService<T, V, Id, Create, Update> {
@@ -27,10 +27,10 @@ export interface CrudService<T, V, Id, Create, Update> {
     tenantId: number,
     id: Id,
     body: Update,
-    checkVersion: VersionCheck<V>,
+    checkVersion: IfMatchCheck<V>,
     partial: boolean,
   ): Promise<VersionedResource<T, V>>;
-  delete(tenantId: number, id: Id, checkVersion: VersionCheck<V>): Promise<void>;
+  delete(tenantId: number, id: Id, checkVersion: IfMatchCheck<V>): Promise<void>;
   list?(tenantId: number, paging: Paging): Promise<Page<T>>;
 }
 
@@ -94,7 +94,7 @@ export function registerCrudRoutes<
     return value;
   };
   const ifMatch =
-    (request: FastifyRequest): VersionCheck<V> =>
+    (request: FastifyRequest): IfMatchCheck<V> =>
     (version) =>
       checkIfMatch(request, etagOf(version));
   const idOf = (request: FastifyRequest) => (request.params as { id: Id }).id;

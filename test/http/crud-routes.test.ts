@@ -4,7 +4,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerCrudRoutes, type VersionCheck } from '../../src/http/crud-routes.ts';
+import { registerCrudRoutes, type IfMatchCheck } from '../../src/http/crud-routes.ts';
 import { ErrorBodySchema } from '../../src/http/error-body.ts';
 import { registerErrorHandling } from '../../src/http/error-handler.ts';
 import { versionTag } from '../../src/http/etag.ts';
@@ -36,7 +36,7 @@ class NoteService {
     tenantId: number,
     id: number,
     body: { Text?: string },
-    checkVersion: VersionCheck<number>,
+    checkVersion: IfMatchCheck<number>,
     partial: boolean,
   ) {
     this.updates.push({ tenantId, partial });
@@ -49,7 +49,7 @@ class NoteService {
     this.rows.set(id, next);
     return next;
   }
-  async delete(tenantId: number, id: number, checkVersion: VersionCheck<number>) {
+  async delete(tenantId: number, id: number, checkVersion: IfMatchCheck<number>) {
     checkVersion((await this.get(tenantId, id)).version);
     this.rows.delete(id);
   }
