@@ -2,6 +2,7 @@
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { pagedList } from '../../../db/paged-list.ts';
 import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { deleteVersioned, fetchVersioned } from '../../../db/versioned-rows.ts';
 import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import { validationFailed } from '../../../http/errors.ts';
@@ -17,6 +18,11 @@ import type {
 } from './attribute-schemas.ts';
 
 const COLUMNS = 'id as "Id", description as "Description"';
+const TABLE = {
+  name: 'dynamic_attribute_types',
+  columns: COLUMNS,
+  missing: catalogErrors.attributeTypeNotFound,
+};
 
 // Finds a value of a type, or adds it. Two requests adding the same new value at once: the
 // second insert waits for the first and then does nothing, and its own statement cannot see the
@@ -49,13 +55,8 @@ export class AttributeService {
     return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<Versioned<AttributeType>> {
-    const [row] = await this.db.query<AttributeType & { version: number }>(
-      `select ${COLUMNS}, version from dynamic_attribute_types where tenant_id = $1 and id = $2`,
-      [tenantId, id],
-    );
-    if (!row) throw catalogErrors.attributeTypeNotFound(id);
-    return versioned(row);
+  get(tenantId: number, id: number): Promise<Versioned<AttributeType>> {
+    return fetchVersioned(this.db, TABLE, tenantId, id);
   }
 
   list(tenantId: number, paging: Paging): Promise<Page<AttributeType>> {
@@ -92,16 +93,7 @@ export class AttributeService {
 
   async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
     await translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockForWrite(sql, 'dynamic_attribute_types', tenantId, id, checkVersion, () =>
-            catalogErrors.attributeTypeNotFound(id),
-          );
-          await sql.query('delete from dynamic_attribute_types where tenant_id = $1 and id = $2', [
-            tenantId,
-            id,
-          ]);
-        }),
+      () => deleteVersioned(this.db, TABLE, tenantId, id, checkVersion),
       { stillReferenced: () => catalogErrors.attributeTypeInUse(id) },
     );
   }

@@ -1,7 +1,8 @@
 // Brands, and the distinct brands of the items in a category subtree.
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { pagedList } from '../../../db/paged-list.ts';
-import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { versioned, type Versioned } from '../../../db/row-version.ts';
+import { deleteVersioned, fetchVersioned, updateVersioned } from '../../../db/versioned-rows.ts';
 import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type { VersionCheck } from '../../../http/etag.ts';
@@ -10,6 +11,7 @@ import { catalogErrors } from '../catalog-errors.ts';
 import type { Brand, BrandBody } from './brand-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name"';
+const TABLE = { name: 'brands', columns: COLUMNS, missing: catalogErrors.brandNotFound };
 
 // The category and all its descendants.
 const SUBTREE = `with recursive subtree as (
@@ -35,13 +37,8 @@ export class BrandService {
     return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<Versioned<Brand>> {
-    const [row] = await this.db.query<Brand & { version: number }>(
-      `select ${COLUMNS}, version from brands where tenant_id = $1 and id = $2`,
-      [tenantId, id],
-    );
-    if (!row) throw catalogErrors.brandNotFound(id);
-    return versioned(row);
+  get(tenantId: number, id: number): Promise<Versioned<Brand>> {
+    return fetchVersioned(this.db, TABLE, tenantId, id);
   }
 
   /** Whether the brand exists (other modules relate things to brands). */
@@ -89,31 +86,14 @@ export class BrandService {
   ): Promise<Versioned<Brand>> {
     assertBodyIdMatches(body.Id, id);
     return translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockForWrite(sql, 'brands', tenantId, id, checkVersion, () =>
-            catalogErrors.brandNotFound(id),
-          );
-          const [row] = await sql.query<Brand & { version: number }>(
-            `update brands set name = $3, version = version + 1 where tenant_id = $1 and id = $2
-             returning ${COLUMNS}, version`,
-            [tenantId, id, body.Name],
-          );
-          return versioned(row!);
-        }),
+      () => updateVersioned(this.db, TABLE, tenantId, id, 'name = $3', [body.Name], checkVersion),
       { unique: () => catalogErrors.duplicateBrandName(body.Name) },
     );
   }
 
   async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
     await translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockForWrite(sql, 'brands', tenantId, id, checkVersion, () =>
-            catalogErrors.brandNotFound(id),
-          );
-          await sql.query('delete from brands where tenant_id = $1 and id = $2', [tenantId, id]);
-        }),
+      () => deleteVersioned(this.db, TABLE, tenantId, id, checkVersion),
       { stillReferenced: () => catalogErrors.brandInUse(id) },
     );
   }

@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
-import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
+import { registerCrudRoutes } from '../../../http/crud-routes.ts';
+import { versionTag } from '../../../http/etag.ts';
 import { IdParams, MetadataPair } from '../common-schemas.ts';
 import {
   Category,
@@ -22,106 +23,35 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
   instance,
   { categories },
 ) => {
+  registerCrudRoutes(instance, {
+    tags,
+    path: '/private/catalog/category',
+    params: IdParams,
+    resource: Category,
+    etagOf: versionTag,
+    service: categories,
+    create: { summary: 'Create a category', body: CategoryBody },
+    get: { summary: 'Fetch a category with its metadata' },
+    put: {
+      summary: 'Update a category',
+      description:
+        '409 when the new parent is the category or one of its subcategories. Honours If-Match (412).',
+      body: CategoryBody,
+      errors: [409, 412],
+    },
+    patch: {
+      summary: 'Partially update a category',
+      description: 'Honours If-Match (412).',
+      body: CategoryPatch,
+      errors: [409, 412],
+    },
+    delete: {
+      summary: 'Remove a category (409 while it has items or subcategories)',
+      description: 'Honours If-Match (412).',
+      errors: [409, 412],
+    },
+  });
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/private/catalog/category',
-    {
-      schema: {
-        tags,
-        summary: 'Create a category',
-        body: CategoryBody,
-        response: { 201: Category },
-      },
-    },
-    async (request, reply) => {
-      const created = withVersionEtag(
-        reply,
-        await categories.create(request.tenant.id, request.body),
-      );
-      return reply
-        .code(201)
-        .header('Location', `/private/catalog/category/${created.Id}`)
-        .send(created);
-    },
-  );
-  app.get(
-    '/private/catalog/category/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Fetch a category with its metadata',
-        params: IdParams,
-        response: { 200: Category },
-      },
-    },
-    async (request, reply) =>
-      withVersionEtag(reply, await categories.get(request.tenant.id, request.params.id)),
-  );
-  app.put(
-    '/private/catalog/category/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update a category',
-        description:
-          '409 when the new parent is the category or one of its subcategories. Honours If-Match (412).',
-        params: IdParams,
-        body: CategoryBody,
-        response: { 200: Category, ...errorResponses(409, 412) },
-      },
-    },
-    async (request, reply) =>
-      withVersionEtag(
-        reply,
-        await categories.update(
-          request.tenant.id,
-          request.params.id,
-          request.body,
-          false,
-          ifMatchVersion(request),
-        ),
-      ),
-  );
-  app.patch(
-    '/private/catalog/category/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Partially update a category',
-        description: 'Honours If-Match (412).',
-        params: IdParams,
-        body: CategoryPatch,
-        response: { 200: Category, ...errorResponses(409, 412) },
-      },
-    },
-    async (request, reply) =>
-      withVersionEtag(
-        reply,
-        await categories.update(
-          request.tenant.id,
-          request.params.id,
-          request.body,
-          true,
-          ifMatchVersion(request),
-        ),
-      ),
-  );
-  app.delete(
-    '/private/catalog/category/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Remove a category (409 while it has items or subcategories)',
-        description: 'Honours If-Match (412).',
-        params: IdParams,
-        response: { 204: Type.Null(), ...errorResponses(409, 412) },
-      },
-    },
-    async (request, reply) => {
-      await categories.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
-      return reply.code(204).send(null);
-    },
-  );
   app.get(
     '/private/catalog/categories',
     { schema: { tags, summary: 'The full category tree', response: { 200: CategoryTree } } },

@@ -75,8 +75,8 @@ export class CategoryService {
     tenantId: number,
     id: number,
     body: CategoryBody | CategoryPatch,
-    partial: boolean,
     checkVersion: VersionCheck,
+    partial: boolean,
   ): Promise<Versioned<Category>> {
     assertBodyIdMatches(body.Id, id);
     return this.db.rawTransaction(async (sql) => {

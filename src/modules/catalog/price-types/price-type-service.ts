@@ -1,7 +1,8 @@
 // Price types (currencies and price lists) that item prices refer to.
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { pagedList } from '../../../db/paged-list.ts';
-import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { versioned, type Versioned } from '../../../db/row-version.ts';
+import { deleteVersioned, fetchVersioned, updateVersioned } from '../../../db/versioned-rows.ts';
 import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type { VersionCheck } from '../../../http/etag.ts';
@@ -10,6 +11,7 @@ import { catalogErrors } from '../catalog-errors.ts';
 import type { PriceType, PriceTypeBody } from './price-type-schemas.ts';
 
 const COLUMNS = 'id as "Id", description as "Description", symbol as "PriceTypeSymbol"';
+const TABLE = { name: 'price_types', columns: COLUMNS, missing: catalogErrors.priceTypeNotFound };
 
 export class PriceTypeService {
   private readonly db: DatabaseHandle;
@@ -25,13 +27,8 @@ export class PriceTypeService {
     return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<Versioned<PriceType>> {
-    const [row] = await this.db.query<PriceType & { version: number }>(
-      `select ${COLUMNS}, version from price_types where tenant_id = $1 and id = $2`,
-      [tenantId, id],
-    );
-    if (!row) throw catalogErrors.priceTypeNotFound(id);
-    return versioned(row);
+  get(tenantId: number, id: number): Promise<Versioned<PriceType>> {
+    return fetchVersioned(this.db, TABLE, tenantId, id);
   }
 
   list(tenantId: number, paging: Paging): Promise<Page<PriceType>> {
@@ -45,31 +42,20 @@ export class PriceTypeService {
     checkVersion: VersionCheck,
   ): Promise<Versioned<PriceType>> {
     assertBodyIdMatches(body.Id, id);
-    return this.db.rawTransaction(async (sql) => {
-      await lockForWrite(sql, 'price_types', tenantId, id, checkVersion, () =>
-        catalogErrors.priceTypeNotFound(id),
-      );
-      const [row] = await sql.query<PriceType & { version: number }>(
-        `update price_types set description = $3, symbol = $4, version = version + 1
-          where tenant_id = $1 and id = $2 returning ${COLUMNS}, version`,
-        [tenantId, id, body.Description, body.PriceTypeSymbol],
-      );
-      return versioned(row!);
-    });
+    return updateVersioned(
+      this.db,
+      TABLE,
+      tenantId,
+      id,
+      'description = $3, symbol = $4',
+      [body.Description, body.PriceTypeSymbol],
+      checkVersion,
+    );
   }
 
   async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
     await translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockForWrite(sql, 'price_types', tenantId, id, checkVersion, () =>
-            catalogErrors.priceTypeNotFound(id),
-          );
-          await sql.query('delete from price_types where tenant_id = $1 and id = $2', [
-            tenantId,
-            id,
-          ]);
-        }),
+      () => deleteVersioned(this.db, TABLE, tenantId, id, checkVersion),
       { stillReferenced: () => catalogErrors.priceTypeInUse(id) },
     );
   }

@@ -3,8 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
-import { PagingQuery } from '../../../http/paging.ts';
-import { ifMatchVersion, withVersionEtag } from '../../../http/etag.ts';
+import { registerCrudRoutes } from '../../../http/crud-routes.ts';
+import { versionTag } from '../../../http/etag.ts';
 import { IdParams } from '../common-schemas.ts';
 import {
   ItemTagMapping,
@@ -23,78 +23,29 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
   instance,
   { tagService },
 ) => {
+  registerCrudRoutes(instance, {
+    tags,
+    path: '/private/catalog/tag',
+    params: IdParams,
+    resource: Tag,
+    etagOf: versionTag,
+    service: tagService,
+    create: { summary: 'Create a tag', body: TagBody, errors: [409] },
+    get: { summary: 'Fetch a tag' },
+    put: {
+      summary: 'Update a tag',
+      description: 'Honours If-Match (412 when the tag changed).',
+      body: TagBody,
+      errors: [409, 412],
+    },
+    delete: {
+      summary: 'Delete a tag (409 while items carry it)',
+      description: 'Honours If-Match (412 when the tag changed).',
+      errors: [409, 412],
+    },
+    list: { path: '/private/catalog/tags', summary: 'List tags', response: TagList },
+  });
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(
-    '/private/catalog/tag',
-    {
-      schema: {
-        tags,
-        summary: 'Create a tag',
-        body: TagBody,
-        response: { 201: Tag, ...errorResponses(409) },
-      },
-    },
-    async (request, reply) => {
-      const created = withVersionEtag(
-        reply,
-        await tagService.create(request.tenant.id, request.body),
-      );
-      return reply.code(201).header('Location', `/private/catalog/tag/${created.Id}`).send(created);
-    },
-  );
-  app.get(
-    '/private/catalog/tag/:id',
-    { schema: { tags, summary: 'Fetch a tag', params: IdParams, response: { 200: Tag } } },
-    async (request, reply) =>
-      withVersionEtag(reply, await tagService.get(request.tenant.id, request.params.id)),
-  );
-  app.put(
-    '/private/catalog/tag/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Update a tag',
-        description: 'Honours If-Match (412 when the tag changed).',
-        params: IdParams,
-        body: TagBody,
-        response: { 200: Tag, ...errorResponses(409, 412) },
-      },
-    },
-    async (request, reply) =>
-      withVersionEtag(
-        reply,
-        await tagService.update(
-          request.tenant.id,
-          request.params.id,
-          request.body,
-          ifMatchVersion(request),
-        ),
-      ),
-  );
-  app.delete(
-    '/private/catalog/tag/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a tag (409 while items carry it)',
-        description: 'Honours If-Match (412 when the tag changed).',
-        params: IdParams,
-        response: { 204: Type.Null(), ...errorResponses(409, 412) },
-      },
-    },
-    async (request, reply) => {
-      await tagService.delete(request.tenant.id, request.params.id, ifMatchVersion(request));
-      return reply.code(204).send(null);
-    },
-  );
-  app.get(
-    '/private/catalog/tags',
-    {
-      schema: { tags, summary: 'List tags', querystring: PagingQuery, response: { 200: TagList } },
-    },
-    async (request) => tagService.list(request.tenant.id, request.query),
-  );
-
   app.post(
     '/private/catalog/itemtagmapping',
     {

@@ -1,7 +1,8 @@
 // Tags and the item–tag mappings.
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { pagedList } from '../../../db/paged-list.ts';
-import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
+import { versioned, type Versioned } from '../../../db/row-version.ts';
+import { deleteVersioned, fetchVersioned, updateVersioned } from '../../../db/versioned-rows.ts';
 import { assertBodyIdMatches } from '../../../http/body-id.ts';
 import { translatingConstraints } from '../../../http/constraint-errors.ts';
 import type { VersionCheck } from '../../../http/etag.ts';
@@ -10,6 +11,7 @@ import { catalogErrors } from '../catalog-errors.ts';
 import type { ItemTagMapping, Tag, TagBody } from './tag-schemas.ts';
 
 const COLUMNS = 'id as "Id", name as "Name", description as "Description"';
+const TABLE = { name: 'tags', columns: COLUMNS, missing: catalogErrors.tagNotFound };
 
 export class TagService {
   private readonly db: DatabaseHandle;
@@ -29,13 +31,8 @@ export class TagService {
     return versioned(row!);
   }
 
-  async get(tenantId: number, id: number): Promise<Versioned<Tag>> {
-    const [row] = await this.db.query<Tag & { version: number }>(
-      `select ${COLUMNS}, version from tags where tenant_id = $1 and id = $2`,
-      [tenantId, id],
-    );
-    if (!row) throw catalogErrors.tagNotFound(id);
-    return versioned(row);
+  get(tenantId: number, id: number): Promise<Versioned<Tag>> {
+    return fetchVersioned(this.db, TABLE, tenantId, id);
   }
 
   list(tenantId: number, paging: Paging): Promise<Page<Tag>> {
@@ -51,30 +48,22 @@ export class TagService {
     assertBodyIdMatches(body.Id, id);
     return translatingConstraints(
       () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockForWrite(sql, 'tags', tenantId, id, checkVersion, () =>
-            catalogErrors.tagNotFound(id),
-          );
-          const [row] = await sql.query<Tag & { version: number }>(
-            `update tags set name = $3, description = $4, version = version + 1
-              where tenant_id = $1 and id = $2 returning ${COLUMNS}, version`,
-            [tenantId, id, body.Name, body.Description ?? null],
-          );
-          return versioned(row!);
-        }),
+        updateVersioned(
+          this.db,
+          TABLE,
+          tenantId,
+          id,
+          'name = $3, description = $4',
+          [body.Name, body.Description ?? null],
+          checkVersion,
+        ),
       { unique: () => catalogErrors.duplicateTagName(body.Name) },
     );
   }
 
   async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
     await translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockForWrite(sql, 'tags', tenantId, id, checkVersion, () =>
-            catalogErrors.tagNotFound(id),
-          );
-          await sql.query('delete from tags where tenant_id = $1 and id = $2', [tenantId, id]);
-        }),
+      () => deleteVersioned(this.db, TABLE, tenantId, id, checkVersion),
       { stillReferenced: () => catalogErrors.tagInUse(id) },
     );
   }

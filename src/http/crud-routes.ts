@@ -1,0 +1,195 @@
+// The usual routes of a small resource (create, fetch, update by PUT and by PATCH, delete, list)
+// registered from a description, so that a resource's routes file states only what differs: its
+// paths, schemas, texts and error codes. What every such route does alike lives here once: the
+// ETag of the resource answered, If-Match checked against the version a write changes, 201 with
+// Location on create, 204 on delete. PUT and PATCH share one handler; the service is told which.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import { errorResponses } from './error-body.ts';
+import { checkIfMatch, setEtag } from './etag.ts';
+import type { Page, Paging } from './paging.ts';
+import { PagingQuery } from './paging.ts';
+
+/** A resource as the API shows it and the version behind its ETag. */
+export interface VersionedResource<T, V> {
+  value: T;
+  version: V;
+}
+
+/** A service's check of If-Match against the current version of what it is about to change. */
+export type IfMatchCheck<V> = (version: V) => void;
+
+/** The service methods the routes call; `partial` tells a PATCH from a PUT. */
+export interface CrudService<T, V, Id, Create, Update> {
+  create(tenantId: number, body: Create): Promise<VersionedResource<T, V>>;
+  get(tenantId: number, id: Id): Promise<VersionedResource<T, V>>;
+  update(
+    tenantId: number,
+    id: Id,
+    body: Update,
+    checkVersion: IfMatchCheck<V>,
+    partial: boolean,
+  ): Promise<VersionedResource<T, V>>;
+  delete(tenantId: number, id: Id, checkVersion: IfMatchCheck<V>): Promise<void>;
+  list?(tenantId: number, paging: Paging): Promise<Page<T>>;
+}
+
+/** What the OpenAPI document says of one route, and the error codes it documents. */
+export interface RouteText {
+  summary: string;
+  description?: string;
+  /** Status codes answered with the error body beyond those every route documents. */
+  errors?: number[];
+}
+
+export interface CrudRoutes<
+  T extends { Id: Id },
+  V,
+  Id,
+  CreateBody extends TSchema,
+  PutBody extends TSchema,
+  PatchBody extends TSchema,
+> {
+  tags: string[];
+  /** The path of one resource without its id: create is POSTed here, `/:id` is appended. */
+  path: string;
+  /** The schema of the `:id` path parameter. */
+  params: TSchema;
+  /** The schema of the resource answered. */
+  resource: TSchema;
+  /** The ETag of a version (`etagFor` quotes it). */
+  etagOf: (version: V) => string | number | Date;
+  service: CrudService<T, V, Id, Static<CreateBody>, Static<PutBody> | Static<PatchBody>>;
+  create: RouteText & { body: CreateBody };
+  get: RouteText;
+  put: RouteText & { body: PutBody };
+  patch?: RouteText & { body: PatchBody };
+  /** `deleted` is the schema of the empty 204 answer when it says more than null. */
+  delete: RouteText & { deleted?: TSchema };
+  /** A page of resources with skip/take (`path` defaults to the resource path). */
+  list?: RouteText & { path?: string; response: TSchema };
+}
+
+const details = ({ summary, description }: RouteText) => ({
+  summary,
+  ...(description === undefined ? {} : { description }),
+});
+
+/**
+ * Registers create, fetch, PUT, PATCH (when described), delete and list (when described), in that
+ * order (the order of the paths and methods in the OpenAPI document).
+ */
+export function registerCrudRoutes<
+  T extends { Id: Id },
+  V,
+  Id,
+  CreateBody extends TSchema,
+  PutBody extends TSchema,
+  PatchBody extends TSchema = PutBody,
+>(app: FastifyInstance, routes: CrudRoutes<T, V, Id, CreateBody, PutBody, PatchBody>): void {
+  const { tags, path, params, resource, etagOf, service } = routes;
+  const one = `${path}/:id`;
+  const answer = (reply: FastifyReply, { value, version }: VersionedResource<T, V>): T => {
+    setEtag(reply, etagOf(version));
+    return value;
+  };
+  const ifMatch =
+    (request: FastifyRequest): IfMatchCheck<V> =>
+    (version) =>
+      checkIfMatch(request, etagOf(version));
+  const idOf = (request: FastifyRequest) => (request.params as { id: Id }).id;
+
+  app.route({
+    method: 'POST',
+    url: path,
+    schema: {
+      tags,
+      ...details(routes.create),
+      body: routes.create.body,
+      response: { 201: resource, ...errorResponses(...(routes.create.errors ?? [])) },
+    },
+    handler: async (request, reply) => {
+      const body = request.body as Static<CreateBody>;
+      const created = answer(reply, await service.create(request.tenant.id, body));
+      return reply
+        .code(201)
+        .header('Location', `${path}/${String(created.Id)}`)
+        .send(created);
+    },
+  });
+  app.route({
+    method: 'GET',
+    url: one,
+    schema: {
+      tags,
+      ...details(routes.get),
+      params,
+      response: { 200: resource, ...errorResponses(...(routes.get.errors ?? [])) },
+    },
+    handler: async (request, reply) =>
+      answer(reply, await service.get(request.tenant.id, idOf(request))),
+  });
+  // PUT (full) and PATCH (partial) share one handler; only the schema and `partial` differ.
+  const updates = [
+    { method: 'PUT', text: routes.put, partial: false },
+    ...(routes.patch ? [{ method: 'PATCH', text: routes.patch, partial: true }] : []),
+  ];
+  for (const { method, text, partial } of updates) {
+    app.route({
+      method,
+      url: one,
+      schema: {
+        tags,
+        ...details(text),
+        params,
+        body: text.body,
+        response: { 200: resource, ...errorResponses(...(text.errors ?? [])) },
+      },
+      handler: async (request, reply) => {
+        const body = request.body as Static<PutBody> | Static<PatchBody>;
+        const { id: tenantId } = request.tenant;
+        const updated = await service.update(
+          tenantId,
+          idOf(request),
+          body,
+          ifMatch(request),
+          partial,
+        );
+        return answer(reply, updated);
+      },
+    });
+  }
+  app.route({
+    method: 'DELETE',
+    url: one,
+    schema: {
+      tags,
+      ...details(routes.delete),
+      params,
+      response: {
+        204: routes.delete.deleted ?? Type.Null(),
+        ...errorResponses(...(routes.delete.errors ?? [])),
+      },
+    },
+    handler: async (request, reply) => {
+      await service.delete(request.tenant.id, idOf(request), ifMatch(request));
+      return reply.code(204).send(null);
+    },
+  });
+  const { list } = routes;
+  if (list) {
+    const listOf = service.list?.bind(service);
+    if (!listOf) throw new Error(`${path}: a list route needs the service's list method`);
+    app.route({
+      method: 'GET',
+      url: list.path ?? path,
+      schema: {
+        tags,
+        ...details(list),
+        querystring: PagingQuery,
+        response: { 200: list.response, ...errorResponses(...(list.errors ?? [])) },
+      },
+      handler: async (request) => listOf(request.tenant.id, request.query as Paging),
+    });
+  }
+}
