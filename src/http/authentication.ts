@@ -1,6 +1,7 @@
 // Bearer-token authentication and scope checks on every protected route (contract §3).
 // Verifying a token is the oauth module's job; this hook only asks and answers 401/403.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalidTokenChallenge } from './domain-errors.ts';
 import { ApiError } from './errors.ts';
 import { routeAccess, type Scope } from './route-access.ts';
 import { permits, requiredPermission } from './route-permissions.ts';
@@ -45,9 +46,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 function unauthorized(description: string): ApiError {
   return new ApiError(401, 'InvalidToken', description, {
-    headers: {
-      'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description.replaceAll('"', "'")}"`,
-    },
+    headers: { 'WWW-Authenticate': invalidTokenChallenge(description) },
   });
 }
 

@@ -1,8 +1,8 @@
 // Relations of assets to items, brands and categories (contract §5.3): one table per entity kind,
 // each with real foreign keys (see the migration), at most one default per entity and kind.
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import { notFound } from '../../http/errors.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { notFound } from '../../domain/domain-error.ts';
 import type { AssetFamily } from './content-check.ts';
 import { assetUrl, type AssetService } from './asset-service.ts';
 import {

@@ -4,7 +4,13 @@
 import type { Readable } from 'node:stream';
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
-import { ApiError, badRequest, conflict, notFound, type FieldError } from '../../../http/errors.ts';
+import {
+  DomainError,
+  conflict,
+  invalid,
+  notFound,
+  type FieldError,
+} from '../../../domain/domain-error.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { CatalogFiles } from '../catalog-files.ts';
 import { JobLease, orphanedJobs } from '../job-lease.ts';
@@ -149,9 +155,14 @@ export class ImportService {
     if ('assetId' in source) {
       const file = await this.files.open(tenantId, source.assetId);
       if (!file)
-        throw new ApiError(400, 'ValidationFailed', `Asset ${source.assetId} does not exist.`, {
-          errors: [{ Field: 'assetId', Message: `asset ${source.assetId} does not exist` }],
-        });
+        throw new DomainError(
+          'invalid',
+          'ValidationFailed',
+          `Asset ${source.assetId} does not exist.`,
+          {
+            errors: [{ Field: 'assetId', Message: `asset ${source.assetId} does not exist` }],
+          },
+        );
       format ??= formatOfMimeType(file.mimeType);
       if (!format) throw formatRequired();
       assetId = source.assetId;
@@ -284,7 +295,7 @@ export class ImportService {
       lease.stop();
       if (isDatabaseUnavailable(error)) throw error; // resumed once the lease runs out
       const message =
-        error instanceof ImportFileError || error instanceof ApiError
+        error instanceof ImportFileError || error instanceof DomainError
           ? error.message
           : `The import stopped on an unexpected error: ${(error as Error).message}`;
       await lease.finish('Failed', message);
@@ -399,7 +410,7 @@ export class ImportService {
 }
 
 const formatRequired = () =>
-  badRequest(
+  invalid(
     'ImportFormatRequired',
     `Give format=jsonl or format=csv, or send the body as ${IMPORT_MIME_TYPES.join(', ')}.`,
     [{ Field: 'format', Message: 'is required for this content type' }],
