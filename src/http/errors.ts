@@ -30,15 +30,6 @@ export class ApiError extends Error {
 export const badRequest = (code: string, message: string, errors?: FieldError[]) =>
   new ApiError(400, code, message, errors ? { errors } : {});
 
-export const validationFailed = (field: string, message: string) =>
-  new ApiError(400, 'ValidationFailed', `${field}: ${message}`, {
-    errors: [{ Field: field, Message: message }],
-  });
-
-export const notFound = (what: string) => new ApiError(404, 'NotFound', `${what} was not found.`);
-
-export const conflict = (code: string, message: string) => new ApiError(409, code, message);
-
 export const preconditionFailed = () =>
   new ApiError(
     412,
