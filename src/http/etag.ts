@@ -5,6 +5,8 @@ import type { Versioned } from '../db/row-version.ts';
 import type { VersionCheck } from '../domain/version-check.ts';
 import { preconditionFailed } from './errors.ts';
 
+export type { VersionCheck };
+
 export function etagFor(version: string | number | Date): string {
   const value = version instanceof Date ? version.getTime().toString(36) : String(version);
   return `"${value}"`;
