@@ -23,7 +23,8 @@ export default tseslint.config(
     },
   },
   // The direction of imports (shared/docs/architecture.md): a module imports only its own files
-  // and the shared layers; http/ and db/ import no module; db/ does not import jobs/. Files at
+  // and the shared layers; http/ and db/ import no module; db/ does not import jobs/; domain/
+  // (the services' errors and shared notions) imports nothing but itself. Files at
   // src/ itself (config, the module contract, app wiring, CLI) are not elements: anyone may import
   // them, and they may import anything.
   {
@@ -35,6 +36,7 @@ export default tseslint.config(
         { type: 'http', pattern: 'src/http' },
         { type: 'db', pattern: 'src/db' },
         { type: 'jobs', pattern: 'src/jobs' },
+        { type: 'domain', pattern: 'src/domain' },
       ],
       'boundaries/include': ['src/**/*.ts'],
     },
@@ -47,16 +49,20 @@ export default tseslint.config(
             '{{from.element.type}} {{from.element.captured.name}} must not import {{to.element.type}} {{to.element.captured.name}}: modules import only their own files and the shared layers (docs/design.md, "Adding a module")',
           policies: [
             {
+              from: { element: { type: 'domain' } },
+              allow: { to: { element: { types: { anyOf: ['domain'] } } } },
+            },
+            {
               from: { element: { type: 'db' } },
-              allow: { to: { element: { types: { anyOf: ['db'] } } } },
+              allow: { to: { element: { types: { anyOf: ['db', 'domain'] } } } },
             },
             {
               from: { element: { type: 'http' } },
-              allow: { to: { element: { types: { anyOf: ['http', 'db'] } } } },
+              allow: { to: { element: { types: { anyOf: ['http', 'db', 'domain'] } } } },
             },
             {
               from: { element: { type: 'jobs' } },
-              allow: { to: { element: { types: { anyOf: ['jobs', 'db'] } } } },
+              allow: { to: { element: { types: { anyOf: ['jobs', 'db', 'domain'] } } } },
             },
             {
               from: { element: { type: 'module' } },
@@ -72,7 +78,7 @@ export default tseslint.config(
                 {
                   to: {
                     element: {
-                      types: { anyOf: ['http', 'db', 'jobs'] },
+                      types: { anyOf: ['http', 'db', 'jobs', 'domain'] },
                     },
                   },
                 },
@@ -96,6 +102,35 @@ export default tseslint.config(
               regex: '^\\./modules/(?!([^/]+)/\\1-module\\.ts$)',
               message:
                 'Import a module only through its src/modules/<name>/<name>-module.ts (export from there what is needed).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Services speak in domain results and errors (src/domain); HTTP is translated once, at the
+  // route edge. So within a module only its routes, schemas and module file import src/http.
+  {
+    files: ['src/modules/**/*.ts'],
+    ignores: [
+      'src/modules/**/*-routes.ts',
+      'src/modules/**/*-schemas.ts',
+      'src/modules/*/*-module.ts',
+      // A host resolver run in the HTTP layer's onRequest hook: it reads the request's
+      // X-Subscription-Key and sets the RateLimit headers of the reply.
+      'src/modules/integration/gateway.ts',
+      // Permission names are still declared with the routes' areas (src/http/route-permissions.ts).
+      'src/modules/members/roles.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)http/',
+              message:
+                'Services import nothing from src/http: throw a DomainError (src/domain) and let the route edge translate it (docs/design.md, "Adding a module").',
             },
           ],
         },

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabase } from './schema.ts';
-import { ApiError } from './http/errors.ts';
+import { DomainError } from './domain/domain-error.ts';
 import type { ImportJob } from './modules/catalog/catalog-module.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { ensureConsoleBuilt } from './modules/console/console-module.ts';
@@ -145,7 +145,7 @@ async function memberCommand(
         options.name ?? username,
       );
     } catch (error) {
-      if (error instanceof ApiError) throw new UsageError(error.message);
+      if (error instanceof DomainError) throw new UsageError(error.message);
       throw error;
     }
     const { member, password } = created;

@@ -1,15 +1,8 @@
 // Pages of one tenant's rows of a simple table, in id order, with the count of all of them: the
 // `{Results, TotalCount}` shape of every list (contract §4).
+import type { Page, Paging } from '../domain/paging.ts';
 
-export interface Paging {
-  skip: number;
-  take: number;
-}
-
-export interface Page<T> {
-  Results: T[];
-  TotalCount: number;
-}
+export type { Page, Paging };
 
 interface Queryable {
   query<Row>(text: string, params?: unknown[]): Promise<Row[]>;

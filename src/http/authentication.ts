@@ -1,39 +1,18 @@
 // Bearer-token authentication and scope checks on every protected route (contract §3).
 // Verifying a token is the oauth module's job; this hook only asks and answers 401/403.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalidTokenChallenge } from './domain-errors.ts';
 import { ApiError } from './errors.ts';
-import { routeAccess, type Scope } from './route-access.ts';
+import { routeAccess } from './route-access.ts';
 import { permits, requiredPermission } from './route-permissions.ts';
-import type { RequestTenant } from './tenant-host.ts';
+import {
+  InvalidTokenError,
+  type Principal,
+  type Scope,
+  type TokenVerifier,
+} from '../domain/principal.ts';
 
-export interface Principal {
-  tenantId: number;
-  /** The app the token was issued to (for a member signed in through the console: `console`). */
-  appId: string;
-  /** The app's type (1 Consumer … 4 Device); rate limits are set per type. */
-  appTypeId: number;
-  scopes: ReadonlySet<Scope>;
-  jti: string;
-  expiresAt: number;
-  /** The physical device an identity token is bound to. */
-  deviceId?: string;
-  /** Which incarnation of that device id (its row's generation) the token was issued to. */
-  deviceGeneration?: string;
-  /** A member's token (browser sign-in): the member's id. */
-  memberId?: string;
-  /** A member's token: what the member's roles allow (route-permissions.ts); checked after the
-   * scopes. App tokens have none and are governed by their scopes alone. */
-  permissions?: ReadonlySet<string>;
-}
-
-export class InvalidTokenError extends Error {}
-
-export interface TokenVerifier {
-  /** The principal of a token presented on this tenant's host; throws InvalidTokenError. */
-  verify(token: string, tenant: RequestTenant): Promise<Principal>;
-  /** The same answer without waiting when the token was verified before; else undefined. */
-  verifyCached(token: string, tenant: RequestTenant): Principal | undefined;
-}
+export { InvalidTokenError, type Principal, type TokenVerifier };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,9 +24,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 function unauthorized(description: string): ApiError {
   return new ApiError(401, 'InvalidToken', description, {
-    headers: {
-      'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description.replaceAll('"', "'")}"`,
-    },
+    headers: { 'WWW-Authenticate': invalidTokenChallenge(description) },
   });
 }
 

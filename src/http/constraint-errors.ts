@@ -1,19 +1,10 @@
 // Constraint violations as the contract's errors. A service checks what it can before writing
 // and names its own errors for the violations a concurrent write can still cause (a duplicate
-// name, a row deleted between the check and the insert); whatever it does not name gets the
-// general answer here, so a violation is never a 500: a missing referenced row is 400, a
-// duplicate or a row still in use is 409.
-import { constraintViolationOf, type ConstraintViolation } from '../db/constraint-violation.ts';
+// name, a row deleted between the check and the insert; src/db/constraint-translation.ts);
+// whatever it does not name gets the general answer here, so a violation is never a 500: a
+// missing referenced row is 400, a duplicate or a row still in use is 409.
+import { constraintViolationOf } from '../db/constraint-violation.ts';
 import { ApiError } from './errors.ts';
-
-export interface ConstraintErrors {
-  /** A unique index refused the write (a duplicate name, SKU, key …). */
-  unique?: (violation: ConstraintViolation) => ApiError;
-  /** An insert or update refers to a row that does not exist (any more). */
-  missingReference?: (violation: ConstraintViolation) => ApiError;
-  /** A delete or update would leave rows referring to this one. */
-  stillReferenced?: (violation: ConstraintViolation) => ApiError;
-}
 
 /** The contract's error for a constraint violation nobody named a specific error for. */
 export function generalConstraintError(error: unknown): ApiError | undefined {
@@ -36,20 +27,5 @@ export function generalConstraintError(error: unknown): ApiError | undefined {
       );
     default:
       return new ApiError(400, 'InvalidValue', 'A value in the request cannot be stored.');
-  }
-}
-
-/** Runs a write and answers its constraint violations with the given errors. */
-export async function translatingConstraints<T>(
-  write: () => Promise<T>,
-  errors: ConstraintErrors,
-): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    const violation = constraintViolationOf(error);
-    const translate = violation && errors[violation.kind as keyof ConstraintErrors];
-    if (violation && translate) throw translate(violation);
-    throw error;
   }
 }

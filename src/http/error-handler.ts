@@ -1,47 +1,15 @@
-// Turns every failure into the contract's error body: our ApiErrors, schema validation,
-// Fastify's own body-parsing errors, unknown routes, and anything unexpected (500, logged).
+// Turns every failure into the contract's error body: our ApiErrors, the services' DomainErrors
+// (domain-errors.ts), schema validation, Fastify's own body-parsing errors, unknown routes, and
+// anything unexpected (500, logged).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sqlStateOf } from '../db/constraint-violation.ts';
 import { isDatabaseUnavailable } from '../db/connection-loss.ts';
+import { DomainError } from '../domain/domain-error.ts';
+import { validationErrors } from '../domain/validation-issues.ts';
 import { generalConstraintError } from './constraint-errors.ts';
-import { ApiError, type FieldError } from './errors.ts';
+import { apiErrorOf } from './domain-errors.ts';
+import { ApiError } from './errors.ts';
 import { serializeErrorBody } from './error-body.ts';
-import { WEB_LINK_MESSAGE, WEB_LINK_PATTERN } from './web-link.ts';
-
-interface ValidationIssue {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-function fieldOf(issue: ValidationIssue, context: string | undefined): string {
-  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const child =
-    issue.keyword === 'required'
-      ? String(issue.params.missingProperty)
-      : issue.keyword === 'additionalProperties'
-        ? String(issue.params.additionalProperty)
-        : '';
-  const field = [path, child].filter(Boolean).join('.');
-  return field || (context === 'body' ? '(body)' : (context ?? '(request)'));
-}
-
-function messageOf(issue: ValidationIssue): string {
-  if (issue.keyword === 'additionalProperties') return 'is not a known field';
-  if (issue.keyword === 'required') return 'is required';
-  // Said in words, not as the pattern's regular expression.
-  if (issue.keyword === 'pattern' && issue.params.pattern === WEB_LINK_PATTERN)
-    return WEB_LINK_MESSAGE;
-  return issue.message ?? 'is invalid';
-}
-
-export function validationErrors(
-  issues: ValidationIssue[],
-  context: string | undefined,
-): FieldError[] {
-  return issues.map((issue) => ({ Field: fieldOf(issue, context), Message: messageOf(issue) }));
-}
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
@@ -98,6 +66,7 @@ export function databaseErrorOf(error: Error): DatabaseError | undefined {
 
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return apiErrorOf(error);
   if (error.validation) {
     const errors = validationErrors(error.validation, error.validationContext);
     const summary = errors.map((e) => `${e.Field} ${e.Message}`).join('; ');

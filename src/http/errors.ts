@@ -1,10 +1,10 @@
 // Every error the API answers with, as one class: status, a stable machine code, a human text
-// and, for validation failures, the fields at fault (contract §4, error body).
+// and, for validation failures, the fields at fault (contract §4, error body). The HTTP layer
+// raises these itself (406, 415, 401 …); services throw DomainErrors (src/domain), which
+// domain-errors.ts turns into these.
+import type { FieldError } from '../domain/domain-error.ts';
 
-export interface FieldError {
-  Field: string;
-  Message: string;
-}
+export type { FieldError };
 
 export class ApiError extends Error {
   readonly statusCode: number;
@@ -29,15 +29,6 @@ export class ApiError extends Error {
 
 export const badRequest = (code: string, message: string, errors?: FieldError[]) =>
   new ApiError(400, code, message, errors ? { errors } : {});
-
-export const validationFailed = (field: string, message: string) =>
-  new ApiError(400, 'ValidationFailed', `${field}: ${message}`, {
-    errors: [{ Field: field, Message: message }],
-  });
-
-export const notFound = (what: string) => new ApiError(404, 'NotFound', `${what} was not found.`);
-
-export const conflict = (code: string, message: string) => new ApiError(409, code, message);
 
 export const preconditionFailed = () =>
   new ApiError(

@@ -2,7 +2,10 @@
 // and a write with a stale If-Match is refused with 412 before anything changes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Versioned } from '../db/row-version.ts';
+import type { VersionCheck } from '../domain/version-check.ts';
 import { preconditionFailed } from './errors.ts';
+
+export type { VersionCheck };
 
 export function etagFor(version: string | number | Date): string {
   const value = version instanceof Date ? version.getTime().toString(36) : String(version);
@@ -35,12 +38,9 @@ export function setVersionEtag(reply: FastifyReply, version: number): void {
 
 /** Checks If-Match against an integer row version (give it to a service as its version check). */
 export const ifMatchVersion =
-  (request: FastifyRequest) =>
+  (request: FastifyRequest): VersionCheck =>
   (version: number): void =>
     checkIfMatch(request, versionTag(version));
-
-/** A service's check of If-Match against the current version of what it is about to change. */
-export type VersionCheck = (version: number) => void;
 
 /** Sets the ETag of a versioned resource and answers the resource itself. */
 export function withVersionEtag<T>(reply: FastifyReply, { value, version }: Versioned<T>): T {

@@ -2,7 +2,7 @@
 // management and private lists, `{"Data": …}` around everything public (device-facing) routes send.
 import { Type, type TSchema } from 'typebox';
 
-export type { Page, Paging } from '../db/paged-list.ts';
+export type { Page, Paging } from '../domain/paging.ts';
 
 export const PagingQuery = Type.Object({
   skip: Type.Integer({ minimum: 0, default: 0, description: 'Items to skip (default 0).' }),

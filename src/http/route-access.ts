@@ -1,8 +1,9 @@
 // Who may call a route follows from its path (contract §1 and §3); a route may also say so
 // itself in config.access. Every other hook reads the decision from here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Scope } from '../domain/principal.ts';
 
-export type Scope = 'public' | 'private' | 'management';
+export type { Scope };
 /** operator: any host, no versioning, no token; anonymous: tenant host, no token. */
 export type RouteAccess = 'operator' | 'anonymous' | Scope;
 

@@ -1,8 +1,8 @@
 // The analytics module's error codes (contract §4 error body).
-import { ApiError, badRequest, type FieldError } from '../../http/errors.ts';
+import { DomainError, invalid, type FieldError } from '../../domain/domain-error.ts';
 
 export const invalidRecords = (errors: FieldError[]) =>
-  badRequest(
+  invalid(
     'InvalidAnalyticsRecord',
     `The batch was refused, nothing was stored: ${errors[0]!.Field}: ${errors[0]!.Message}` +
       (errors.length > 1 ? ` (and ${errors.length - 1} more).` : ''),
@@ -10,24 +10,24 @@ export const invalidRecords = (errors: FieldError[]) =>
   );
 
 export const unknownCounter = (name: string) =>
-  new ApiError(404, 'UnknownCounter', `There is no analytics counter "${name}".`);
+  new DomainError('not-found', 'UnknownCounter', `There is no analytics counter "${name}".`);
 
 export const invalidQuery = (field: string, message: string) =>
-  badRequest('InvalidAnalyticsQuery', `${field}: ${message}`, [{ Field: field, Message: message }]);
+  invalid('InvalidAnalyticsQuery', `${field}: ${message}`, [{ Field: field, Message: message }]);
 
 export const invalidContinuationToken = () =>
-  badRequest(
+  invalid(
     'InvalidContinuationToken',
     'The continuation token is not one this server issued for this counter and these filters.',
     [{ Field: 'continuationKey', Message: 'not a valid continuation token for this query' }],
   );
 
 export const invalidTimeZone = (zone: string) =>
-  badRequest('InvalidTimeZone', `"${zone}" is not an IANA time zone.`, [
+  invalid('InvalidTimeZone', `"${zone}" is not an IANA time zone.`, [
     { Field: 'TimeZone', Message: 'must be an IANA time zone name such as Europe/Istanbul' },
   ]);
 
 export const invalidWeights = (field: string, message: string) =>
-  badRequest('InvalidTrendingActionTypes', `${field}: ${message}`, [
+  invalid('InvalidTrendingActionTypes', `${field}: ${message}`, [
     { Field: field, Message: message },
   ]);

@@ -1,7 +1,7 @@
 // Validation of ingested records (per counter, the fields of analytics-counters.ts) and the
 // identity-token stamp.
-import type { FieldError } from '../../http/errors.ts';
-import { isWebLink } from '../../http/web-link.ts';
+import type { FieldError } from '../../domain/domain-error.ts';
+import { isWebLink } from '../../domain/web-link.ts';
 import { counterNamed, type CounterSpec, type FieldSpec } from './analytics-counters.ts';
 
 /** A record ready to store. */

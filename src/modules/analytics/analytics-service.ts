@@ -3,7 +3,7 @@
 // ingestion", has the measurements behind that choice).
 import { BinaryCopyWriter } from '../../db/binary-copy.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
-import type { Principal } from '../../http/authentication.ts';
+import type { Principal } from '../../domain/principal.ts';
 import { storedCodes, counterOf, OMNI_SHARE, type CounterSpec } from './analytics-counters.ts';
 import { invalidQuery, invalidRecords, invalidTimeZone } from './analytics-errors.ts';
 import { prepareBatch, recordView, type DeviceStampValue } from './analytics-records.ts';

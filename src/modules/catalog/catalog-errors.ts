@@ -1,6 +1,12 @@
 // The catalog's error codes (docs/api.md, "Catalog"): each one a factory, so that a code is
 // written once and the services say which rule was broken, not how it is spelled on the wire.
-import { ApiError, badRequest, conflict, notFound, validationFailed } from '../../http/errors.ts';
+import {
+  DomainError,
+  conflict,
+  invalid,
+  invalidField,
+  notFound,
+} from '../../domain/domain-error.ts';
 
 export const catalogErrors = {
   itemNotFound: (id: number) => notFound(`Item ${id}`),
@@ -16,13 +22,12 @@ export const catalogErrors = {
     notFound(`A mapping of item ${itemId} to tag ${tagId}`),
 
   /** A body names a row that does not exist: 400 on the field (contract §5.3, referential rules). */
-  unknownReference: (field: string, what: string) =>
-    validationFailed(field, `${what} does not exist`),
-  unknownCategory: (id: number) => badRequest('UnknownCategory', `Category ${id} does not exist.`),
+  unknownReference: (field: string, what: string) => invalidField(field, `${what} does not exist`),
+  unknownCategory: (id: number) => invalid('UnknownCategory', `Category ${id} does not exist.`),
   itemIdRequired: () =>
-    badRequest('IdRequired', 'Give the item Id in the body, or use /private/catalog/item/{id}.'),
+    invalid('IdRequired', 'Give the item Id in the body, or use /private/catalog/item/{id}.'),
   oneMappingFilter: () =>
-    new ApiError(400, 'ValidationFailed', 'Give exactly one of itemId and tagId.', {
+    new DomainError('invalid', 'ValidationFailed', 'Give exactly one of itemId and tagId.', {
       errors: [{ Field: 'itemId', Message: 'exactly one of itemId and tagId is required' }],
     }),
 

@@ -1,5 +1,5 @@
 // The company module's error codes (contract §5.5).
-import { ApiError, badRequest, conflict } from '../../http/errors.ts';
+import { DomainError, conflict, invalid } from '../../domain/domain-error.ts';
 
 export const storeHasDevices = (id: number) =>
   conflict(
@@ -7,11 +7,10 @@ export const storeHasDevices = (id: number) =>
     `Store ${id} still has physical devices; move or delete them first.`,
   );
 
-export const unknownStore = (id: number) =>
-  badRequest('UnknownStore', `Store ${id} does not exist.`);
+export const unknownStore = (id: number) => invalid('UnknownStore', `Store ${id} does not exist.`);
 
 export const unknownDeviceType = (id: number) =>
-  badRequest('UnknownDeviceType', `Device type ${id} does not exist.`);
+  invalid('UnknownDeviceType', `Device type ${id} does not exist.`);
 
 export const deviceTypeInUse = (id: number) =>
   conflict('DeviceTypeInUse', `Device type ${id} is used by logical devices; change those first.`);
@@ -29,53 +28,48 @@ export const duplicateMetadataKey = (key: string) =>
   );
 
 export const repeatedMetadataKey = (key: string) =>
-  badRequest('RepeatedMetadataKey', `Metadata has the key "${key}" more than once.`, [
+  invalid('RepeatedMetadataKey', `Metadata has the key "${key}" more than once.`, [
     { Field: 'Metadata', Message: `The key "${key}" appears more than once.` },
   ]);
 
 export const expirationInPast = () =>
-  badRequest('ExpirationDateInPast', 'ExpirationDate must be in the future.', [
+  invalid('ExpirationDateInPast', 'ExpirationDate must be in the future.', [
     { Field: 'ExpirationDate', Message: 'must be in the future' },
   ]);
 
 export const metadataFilterIncomplete = () =>
-  badRequest('MetadataFilterIncomplete', 'metadataKey and metadataValue must be given together.', [
+  invalid('MetadataFilterIncomplete', 'metadataKey and metadataValue must be given together.', [
     { Field: 'metadataKey', Message: 'metadataKey and metadataValue go together' },
   ]);
 
 export const invalidLocation = (text: string) =>
-  badRequest(
+  invalid(
     'InvalidLocation',
     `"${text}" is not {longitude};{latitude} with decimal points, longitude -180..180 and latitude -90..90.`,
     [{ Field: 'location', Message: 'expected {longitude};{latitude}' }],
   );
 
 export const noStoreInRange = (km: number) =>
-  new ApiError(404, 'NoStoreInRange', `No store is within ${km} km of this location.`);
+  new DomainError('not-found', 'NoStoreInRange', `No store is within ${km} km of this location.`);
 
 export const identityTokenRequired = () =>
-  new ApiError(
-    403,
+  new DomainError(
+    'forbidden',
     'IdentityTokenRequired',
     'This operation acts on the caller’s physical device: it needs an identity token (POST /oauth/token with physical_device_id).',
   );
 
 export const deviceNotInStore = () =>
-  new ApiError(
-    404,
+  new DomainError(
+    'not-found',
     'PhysicalDeviceHasNoStore',
     'The caller’s physical device is not assigned to a store.',
   );
 
 export const deviceGone = () =>
-  new ApiError(
-    401,
+  new DomainError(
+    'unauthenticated',
     'InvalidToken',
     'The physical device of this identity token no longer exists.',
-    {
-      headers: {
-        'WWW-Authenticate':
-          'Bearer error="invalid_token", error_description="The physical device of this identity token no longer exists."',
-      },
-    },
+    { invalidToken: true },
   );

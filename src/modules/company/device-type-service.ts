@@ -1,10 +1,10 @@
 // Device types ({Id, Description}: "Kiosk", "InStore" …) that logical devices refer to.
 import type { DatabaseHandle } from '../../db/database.ts';
 import { pagedList } from '../../db/paged-list.ts';
-import { assertBodyIdMatches } from '../../http/body-id.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Page, Paging } from '../../http/paging.ts';
+import { assertBodyIdMatches } from '../../domain/body-id.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { notFound } from '../../domain/domain-error.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
 import { deviceTypeInUse } from './company-errors.ts';
 import type { DeviceType, DeviceTypeBody } from './company-schemas.ts';
 import { lockedVersion, NEXT_VERSION, type Versioned } from './store-service.ts';

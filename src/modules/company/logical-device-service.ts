@@ -2,10 +2,10 @@
 // an optional expiration date and metadata pairs. Both the management routes (any physical
 // device) and the device-facing ones (the caller's physical device) come through here.
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Page, Paging } from '../../http/paging.ts';
-import { assertBodyIdMatches } from '../../http/body-id.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { notFound } from '../../domain/domain-error.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
+import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import {
   duplicateLogicalDevice,
   duplicateMetadataKey,

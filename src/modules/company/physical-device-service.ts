@@ -1,10 +1,10 @@
 // Physical devices: client-named devices, each in one store or none. Identity tokens are bound
 // to one (its `dev` claim); `find` is the live lookup behind them.
 import type { DatabaseHandle } from '../../db/database.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Page, Paging } from '../../http/paging.ts';
-import { assertBodyIdMatches } from '../../http/body-id.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { notFound } from '../../domain/domain-error.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
+import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { duplicatePhysicalDevice, unknownStore } from './company-errors.ts';
 import type { PhysicalDevice, PhysicalDeviceBody } from './company-schemas.ts';
 import { lockedVersion, NEXT_VERSION, type Versioned } from './store-service.ts';

@@ -1,10 +1,10 @@
 // Stores with their location, and the nearest store to a point (see geo.ts).
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { pagedList } from '../../db/paged-list.ts';
-import { assertBodyIdMatches } from '../../http/body-id.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Page, Paging } from '../../http/paging.ts';
+import { assertBodyIdMatches } from '../../domain/body-id.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { notFound } from '../../domain/domain-error.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
 import { storeHasDevices } from './company-errors.ts';
 import type { Store, StoreBody } from './company-schemas.ts';
 

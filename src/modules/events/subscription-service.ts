@@ -4,8 +4,8 @@ import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Page, Paging } from '../../db/paged-list.ts';
 import type { Versioned } from '../../db/row-version.ts';
 import { lockForWrite } from '../../db/row-version.ts';
-import type { VersionCheck } from '../../http/etag.ts';
-import { validationFailed } from '../../http/errors.ts';
+import type { VersionCheck } from '../../domain/version-check.ts';
+import { invalidField } from '../../domain/domain-error.ts';
 import type { DeliveryPolicy } from './delivery-policy.ts';
 import { subscriptionNotFound, unknownEventType } from './events-errors.ts';
 import { isEventTypePattern } from './event-types.ts';
@@ -144,7 +144,7 @@ export class SubscriptionService {
     checkVersion: VersionCheck,
   ): Promise<Versioned<Subscription>> {
     if (body.Id !== undefined && body.Id !== id)
-      throw validationFailed('Id', 'must match the id in the path');
+      throw invalidField('Id', 'must match the id in the path');
     const s = this.checked(body);
     const now = this.options.clock();
     const row = await this.db.rawTransaction(async (sql) => {

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toApiError } from '../../http/error-handler.ts';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import type { DomainError } from '../../domain/domain-error.ts';
 import type { ApiError } from '../../http/errors.ts';
 import { CreateEndpointBody, Endpoint, SubscriptionKey } from './endpoint-schemas.ts';
 import type { EndpointService } from './endpoint-service.ts';
@@ -14,7 +15,7 @@ const path = '/management/integration/endpoint';
 const errorRef = { $ref: 'ErrorBody#' };
 
 /** A body that fails the schema gets the contract's specific code for the field at fault. */
-function bodyError(request: FastifyRequest): ApiError | undefined {
+function bodyError(request: FastifyRequest): ApiError | DomainError | undefined {
   const error = request.validationError;
   if (!error) return undefined;
   const general = toApiError(error as FastifyError);

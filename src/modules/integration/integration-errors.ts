@@ -1,48 +1,52 @@
 // The integration module's error codes (docs/api.md, "Integration endpoint").
-import { ApiError, badRequest } from '../../http/errors.ts';
+import { DomainError, invalid } from '../../domain/domain-error.ts';
 
 export const integrationErrors = {
   invalidServiceTier: () =>
-    badRequest(
+    invalid(
       'InvalidServiceTier',
       'ServiceTier must be 0 (Developer), 1 (Standard) or 2 (Premium).',
     ),
   invalidServiceName: () =>
-    badRequest(
+    invalid(
       'InvalidServiceName',
       'ServiceName must be 2 to 50 letters, digits or hyphens, start with a letter and not end with a hyphen.',
     ),
-  invalidAdminMail: () =>
-    badRequest('InvalidAdminMail', 'AdminMail must be a valid e-mail address.'),
+  invalidAdminMail: () => invalid('InvalidAdminMail', 'AdminMail must be a valid e-mail address.'),
   endpointAlreadyExists: () =>
-    badRequest(
+    invalid(
       'EndpointAlreadyExists',
       'This tenant already has an integration endpoint; delete it first.',
     ),
   endpointNotFound: () =>
-    new ApiError(404, 'EndpointNotFound', 'This tenant has no integration endpoint.'),
+    new DomainError('not-found', 'EndpointNotFound', 'This tenant has no integration endpoint.'),
   keyNotReady: () =>
-    new ApiError(
-      404,
+    new DomainError(
+      'not-found',
       'SubscriptionKeyNotFound',
       'There is no subscription key until the integration endpoint is created (Status 2).',
     ),
   serviceNameTaken: (name: string) =>
-    new ApiError(
-      409,
+    new DomainError(
+      'conflict',
       'ServiceNameTaken',
       `The service name "${name}" is taken; choose another one.`,
     ),
   noLiveEndpoint: (host: string) =>
-    new ApiError(404, 'EndpointNotFound', `No integration endpoint is live at ${host}.`),
+    new DomainError('not-found', 'EndpointNotFound', `No integration endpoint is live at ${host}.`),
   invalidSubscriptionKey: () =>
-    new ApiError(
-      401,
+    new DomainError(
+      'unauthenticated',
       'InvalidSubscriptionKey',
       'A valid X-Subscription-Key header is required to call this gateway.',
     ),
   rateLimited: (limit: number, resetSeconds: number) =>
-    new ApiError(429, 'RateLimited', `This endpoint's tier allows ${limit} requests per second.`, {
-      headers: { 'Retry-After': String(resetSeconds) },
-    }),
+    new DomainError(
+      'rate-limited',
+      'RateLimited',
+      `This endpoint's tier allows ${limit} requests per second.`,
+      {
+        retryAfterSeconds: resetSeconds,
+      },
+    ),
 };

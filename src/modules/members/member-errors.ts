@@ -1,5 +1,5 @@
 // The members module's error codes.
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { conflict, invalid, notFound } from '../../domain/domain-error.ts';
 
 export const memberNotFound = (id: string) => notFound(`Member ${id}`);
 
@@ -7,12 +7,12 @@ export const duplicateUsername = (username: string) =>
   conflict('DuplicateUsername', `A member with the username "${username}" already exists.`);
 
 export const unknownRole = (id: string) =>
-  badRequest('UnknownRole', `There is no role "${id}" (see GET /management/security/roles).`, [
+  invalid('UnknownRole', `There is no role "${id}" (see GET /management/security/roles).`, [
     { Field: 'Roles', Message: `unknown role "${id}"` },
   ]);
 
 export const weakPassword = (problem: string) =>
-  badRequest('WeakPassword', `The password ${problem}.`, [{ Field: 'Password', Message: problem }]);
+  invalid('WeakPassword', `The password ${problem}.`, [{ Field: 'Password', Message: problem }]);
 
 export const lastOwner = () =>
   conflict(

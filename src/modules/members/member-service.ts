@@ -4,9 +4,9 @@
 // tokens), and the tenant always keeps one owner.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { assertBodyIdMatches } from '../../http/body-id.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import type { Page, Paging } from '../../http/paging.ts';
+import { assertBodyIdMatches } from '../../domain/body-id.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
 import {
   duplicateUsername,
   lastOwner,

@@ -1,5 +1,5 @@
 // Application types and the scopes each grants (contract §3).
-import type { Scope } from '../../http/route-access.ts';
+import type { Scope } from '../../domain/principal.ts';
 
 export interface ApplicationType {
   id: number;

@@ -8,7 +8,7 @@ import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.ts';
+import { knownApiError } from '../../http/domain-errors.ts';
 import { sendError } from '../../http/error-handler.ts';
 import { CONSOLE_CLIENT_ID, isConsoleRedirectUri, isS256Challenge } from './console-client.ts';
 import type { MemberSessions } from './member-sessions.ts';
@@ -206,9 +206,10 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 406))
-      return sendError(reply, error);
-    if (error.validation || (error.statusCode ?? 500) < 500)
+    const known = knownApiError(error);
+    if (known && (known.statusCode === 404 || known.statusCode === 406))
+      return sendError(reply, known);
+    if (error.validation || ((known ?? error).statusCode ?? 500) < 500)
       return sendPage(reply, 400, renderErrorPage(`The request is not valid: ${error.message}`));
     request.log.error({ err: error }, 'sign-in failed');
     return sendPage(reply, 500, renderErrorPage('The server failed to handle this sign-in.'));
@@ -309,8 +310,9 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
             form.new_password,
           );
         } catch (error) {
-          if (error instanceof ApiError && error.statusCode === 400)
-            return showForm(request, reply, 400, form, { ...again, error: error.message });
+          const refusal = knownApiError(error);
+          if (refusal?.statusCode === 400)
+            return showForm(request, reply, 400, form, { ...again, error: refusal.message });
           throw error;
         }
       } else {

@@ -2,9 +2,9 @@
 // device is looked up live on every request such a token makes, so a device deleted since the
 // token was issued makes its tokens invalid (401) at once, on every route and every instance.
 // A device made again under the same id has another generation, so it does not revive them.
-import type { Principal, TokenVerifier } from '../../http/authentication.ts';
-import { InvalidTokenError } from '../../http/authentication.ts';
-import type { RequestTenant } from '../../http/tenant-host.ts';
+import type { Principal, TokenVerifier } from '../../domain/principal.ts';
+import { InvalidTokenError } from '../../domain/principal.ts';
+import type { RequestTenant } from '../../domain/tenant.ts';
 
 /** The physical device as it is now, or undefined when it does not exist (company module). */
 export type PhysicalDeviceLookup = (

@@ -1,6 +1,6 @@
 // The oauth module's errors. The token and revocation endpoints answer RFC 6749 §5.2 bodies
 // ({error, error_description}); the apps API answers the contract's error body.
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../domain/domain-error.ts';
 
 export class OAuthError extends Error {
   readonly status: number;

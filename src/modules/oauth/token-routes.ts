@@ -6,7 +6,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ApiError } from '../../http/errors.ts';
+import { knownApiError } from '../../http/domain-errors.ts';
 import { InvalidTokenError } from '../../http/authentication.ts';
 import { sendError } from '../../http/error-handler.ts';
 import type { Scope } from '../../http/route-access.ts';
@@ -186,9 +186,10 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
     // Host and version problems are not OAuth errors: they keep the API's error body.
-    if (error instanceof ApiError && (error.statusCode === 404 || error.statusCode === 406))
-      return sendError(reply, error);
-    if (error.validation || error instanceof ApiError || (error.statusCode ?? 500) < 500) {
+    const known = knownApiError(error);
+    if (known && (known.statusCode === 404 || known.statusCode === 406))
+      return sendError(reply, known);
+    if (error.validation || known || (error.statusCode ?? 500) < 500) {
       return sendOAuthError(reply, invalidRequest(`The request is not valid: ${error.message}`));
     }
     request.log.error({ err: error }, 'token endpoint failed');

@@ -13,12 +13,12 @@ import {
 } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import type { Scope } from '../../http/route-access.ts';
 import {
   InvalidTokenError,
   type Principal,
+  type Scope,
   type TokenVerifier,
-} from '../../http/authentication.ts';
+} from '../../domain/principal.ts';
 import { SigningKeys, TOKEN_ALGORITHM } from './signing-keys.ts';
 
 export interface IssuedToken {

@@ -5,9 +5,9 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { ApiError } from '../../http/errors.ts';
-import { translatingConstraints } from '../../http/constraint-errors.ts';
-import type { Page, Paging } from '../../http/paging.ts';
+import { DomainError } from '../../domain/domain-error.ts';
+import { translatingConstraints } from '../../db/constraint-translation.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
 import type { BlobStore } from './blob-store.ts';
 import { checkImageContent, familyOf, parseMimeType, type AssetFamily } from './content-check.ts';
 import { spool, spoolBuffer, type Spooled } from './spool.ts';
@@ -155,9 +155,14 @@ export class AssetService {
           // Only when the upload stalled past the collector's grace period between the touch
           // and this insert: the blob may be gone, so nothing refers to it.
           missingReference: () =>
-            new ApiError(503, 'UploadInterrupted', 'The upload took too long; send it again.', {
-              headers: { 'Retry-After': '1' },
-            }),
+            new DomainError(
+              'unavailable',
+              'UploadInterrupted',
+              'The upload took too long; send it again.',
+              {
+                retryAfterSeconds: 1,
+              },
+            ),
         },
       );
       return toJson(row!, baseUrl);

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ApiError } from '../../http/errors.ts';
+import { DomainError } from '../../domain/domain-error.ts';
 import { assetTooLarge, unreadableBody } from './storage-errors.ts';
 
 /** Enough leading bytes for every signature the content check knows. */
@@ -45,7 +45,7 @@ export async function spool(body: Readable, directory: string, maxBytes: number)
   // open for the answer; it is only unpiped, and the response closes the connection.
   const writing = pipeline(counter, createWriteStream(file, { flags: 'wx' }));
   const fail = (error?: unknown) =>
-    counter.destroy(error instanceof ApiError ? error : unreadableBody());
+    counter.destroy(error instanceof DomainError ? error : unreadableBody());
   const closed = () => {
     if (!body.readableEnded) fail();
   };

@@ -5,7 +5,7 @@
 // tokens at once.
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import type { Tenant, TenantLookup } from '../../http/tenant-host.ts';
+import type { Tenant, TenantLookup } from '../../domain/tenant.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
 import { TenantExistsError, TenantNameError } from './tenant-errors.ts';
 

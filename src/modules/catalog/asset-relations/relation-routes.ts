@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
+import { assertBodyIdMatches } from '../../../domain/body-id.ts';
 import {
   AddRelationQuery,
   RelatedAssetList,

@@ -2,8 +2,8 @@
 // each with real foreign keys (see the migration), at most one default per entity and kind. The
 // assets themselves are the storage module's, read through RelatedAssets.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { translatingConstraints } from '../../../http/constraint-errors.ts';
-import { notFound } from '../../../http/errors.ts';
+import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { notFound } from '../../../domain/domain-error.ts';
 import type { AssetFamily, RelatedAssets } from '../catalog-assets.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type { RelatedAssetJson, RelationJson } from './relation-schemas.ts';

@@ -3,11 +3,11 @@ import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { pagedList } from '../../../db/paged-list.ts';
 import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
 import { deleteVersioned, fetchVersioned } from '../../../db/versioned-rows.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
-import { translatingConstraints } from '../../../http/constraint-errors.ts';
-import { validationFailed } from '../../../http/errors.ts';
-import type { VersionCheck } from '../../../http/etag.ts';
-import type { Page, Paging } from '../../../http/paging.ts';
+import { assertBodyIdMatches } from '../../../domain/body-id.ts';
+import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { invalidField } from '../../../domain/domain-error.ts';
+import type { VersionCheck } from '../../../domain/version-check.ts';
+import type { Page, Paging } from '../../../domain/paging.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type {
   AttributeType,
@@ -139,7 +139,7 @@ export class AttributeService {
     for (const [index, input] of inputs.entries()) {
       const field = `DynamicAttributes.${index}`;
       if (seen.has(input.TypeId))
-        throw validationFailed(
+        throw invalidField(
           `${field}.TypeId`,
           `type ${input.TypeId} is given twice; an item has one value per type`,
         );
@@ -159,7 +159,7 @@ export class AttributeService {
           [tenantId, input.TypeValueId, input.TypeId],
         );
         if (!value)
-          throw validationFailed(
+          throw invalidField(
             `${field}.TypeValueId`,
             `value ${input.TypeValueId} is not a value of type ${input.TypeId}`,
           );
@@ -170,7 +170,7 @@ export class AttributeService {
         const value = found ?? (await sql.query<{ id: number }>(FIND_VALUE, params))[0];
         resolved.push({ typeId: input.TypeId, valueId: value!.id });
       } else {
-        throw validationFailed(`${field}.Value`, 'give Value or TypeValueId');
+        throw invalidField(`${field}.Value`, 'give Value or TypeValueId');
       }
     }
     await sql.query('delete from item_attributes where tenant_id = $1 and item_id = $2', [

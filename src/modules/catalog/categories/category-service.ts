@@ -1,10 +1,10 @@
 // Categories: a tree per tenant (no cycles), with key/value metadata.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { versioned, type Versioned } from '../../../db/row-version.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
-import { translatingConstraints } from '../../../http/constraint-errors.ts';
-import { validationFailed } from '../../../http/errors.ts';
-import type { VersionCheck } from '../../../http/etag.ts';
+import { assertBodyIdMatches } from '../../../domain/body-id.ts';
+import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { invalidField } from '../../../domain/domain-error.ts';
+import type { VersionCheck } from '../../../domain/version-check.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type {
   Category,
@@ -104,7 +104,7 @@ export class CategoryService {
           : (body.LongDescription ?? null),
         parentId: keep('ParentCategoryId') ? current.parent_id : (body.ParentCategoryId ?? null),
       };
-      if (next.name === null) throw validationFailed('Name', 'is required');
+      if (next.name === null) throw invalidField('Name', 'is required');
       if (next.parentId !== null && next.parentId !== current.parent_id) {
         await this.requireParent(sql, tenantId, next.parentId);
         await this.refuseCycle(sql, tenantId, id, next.parentId);

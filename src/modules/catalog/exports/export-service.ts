@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
-import { ApiError, notFound } from '../../../http/errors.ts';
+import { DomainError, notFound } from '../../../domain/domain-error.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { AssetFiles } from '../catalog-assets.ts';
 import { catalogErrors } from '../catalog-errors.ts';
@@ -153,7 +153,7 @@ export class ExportService {
     } catch (error) {
       lease.stop();
       if (isDatabaseUnavailable(error)) throw error;
-      const message = error instanceof ApiError ? error.message : (error as Error).message;
+      const message = error instanceof DomainError ? error.message : (error as Error).message;
       await lease.finish('Failed', `The export failed: ${message}`);
     } finally {
       lease.stop();

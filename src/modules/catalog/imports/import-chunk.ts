@@ -9,7 +9,7 @@
 // triggers find no item to rebuild yet, and the items' insert builds the chunk's documents and
 // facet arrays from them in the same statement, which the items' trigger keeps (migration 0160).
 import type { RawSql } from '../../../db/database.ts';
-import type { FieldError } from '../../../http/errors.ts';
+import type { FieldError } from '../../../domain/domain-error.ts';
 import { ReferenceSet } from './import-references.ts';
 import type { SourceRecord } from './import-records.ts';
 import type { ImportRecord } from './import-schemas.ts';

@@ -1,6 +1,6 @@
 // The file formats an import reads and the MIME types that name them: a body's Content-Type
 // chooses the format when the query gives none, and a stored import file gets its format's type.
-import { badRequest } from '../../../http/errors.ts';
+import { invalid } from '../../../domain/domain-error.ts';
 import type { ImportFormat } from './import-schemas.ts';
 
 /** The MIME type an import file of this format is stored as. */
@@ -24,7 +24,7 @@ export const formatOfMimeType = (mimeType: string | undefined): ImportFormat | u
   mimeType ? FORMAT_OF_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined;
 
 export const formatRequired = () =>
-  badRequest(
+  invalid(
     'ImportFormatRequired',
     `Give format=jsonl or format=csv, or send the body as ${IMPORT_MIME_TYPES.join(', ')}.`,
     [{ Field: 'format', Message: 'is required for this content type' }],

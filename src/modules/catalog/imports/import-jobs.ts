@@ -1,7 +1,7 @@
 // The import job's row in catalog_imports and its per-row results: creating, reading and
 // cancelling a job, and the job as the API shows it (progress, speed, the results' URL).
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { conflict, notFound } from '../../../http/errors.ts';
+import { conflict, notFound } from '../../../domain/domain-error.ts';
 import type {
   ErrorPolicy,
   ImportFormat,

@@ -1,8 +1,8 @@
 // The checks of one import record that need no database: its shape (the ImportRecord schema,
 // with the same limits as the item routes) and the rules between its fields.
 import { Ajv } from 'ajv';
-import { validationErrors } from '../../../http/error-handler.ts';
-import type { FieldError } from '../../../http/errors.ts';
+import { validationErrors } from '../../../domain/validation-issues.ts';
+import type { FieldError } from '../../../domain/domain-error.ts';
 import { ImportRecord } from './import-schemas.ts';
 
 const validate = new Ajv({ allErrors: true, strict: false, coerceTypes: false }).compile(

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import type { FieldError } from '../../../http/errors.ts';
+import type { FieldError } from '../../../domain/domain-error.ts';
 import { restoreFormula } from '../csv-formulas.ts';
 import type { ImportFormat } from './import-schemas.ts';
 import { splitRecords, type RawRecord } from './record-splitter.ts';

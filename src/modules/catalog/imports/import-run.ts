@@ -3,7 +3,7 @@
 // together under the job's lease. RejectAll validates the whole file first, then writes it.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
-import { ApiError, type FieldError } from '../../../http/errors.ts';
+import { DomainError, type FieldError } from '../../../domain/domain-error.ts';
 import type { AssetFiles } from '../catalog-assets.ts';
 import { JobLease } from '../job-lease.ts';
 import { settleChunk, type ChunkRow } from './import-chunk.ts';
@@ -97,7 +97,7 @@ export class ImportRunner {
       lease.stop();
       if (isDatabaseUnavailable(error)) throw error; // resumed once the lease runs out
       const message =
-        error instanceof ImportFileError || error instanceof ApiError
+        error instanceof ImportFileError || error instanceof DomainError
           ? error.message
           : `The import stopped on an unexpected error: ${(error as Error).message}`;
       await lease.finish('Failed', message);

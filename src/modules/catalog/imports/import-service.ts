@@ -3,7 +3,7 @@
 // the run itself import-run.ts, the formats import-formats.ts.
 import type { Readable } from 'node:stream';
 import type { DatabaseHandle } from '../../../db/database.ts';
-import { ApiError } from '../../../http/errors.ts';
+import { DomainError } from '../../../domain/domain-error.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { AssetFiles } from '../catalog-assets.ts';
 import { orphanedJobs } from '../job-lease.ts';
@@ -63,9 +63,14 @@ export class ImportService {
     if ('assetId' in source) {
       const file = await this.files.open(tenantId, source.assetId);
       if (!file)
-        throw new ApiError(400, 'ValidationFailed', `Asset ${source.assetId} does not exist.`, {
-          errors: [{ Field: 'assetId', Message: `asset ${source.assetId} does not exist` }],
-        });
+        throw new DomainError(
+          'invalid',
+          'ValidationFailed',
+          `Asset ${source.assetId} does not exist.`,
+          {
+            errors: [{ Field: 'assetId', Message: `asset ${source.assetId} does not exist` }],
+          },
+        );
       format ??= formatOfMimeType(file.mimeType);
       if (!format) throw formatRequired();
       assetId = source.assetId;

@@ -7,7 +7,7 @@
 // offset and the anchors are read again. Pages stay exact whatever other instances write.
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle } from '../../../db/database.ts';
-import type { Paging } from '../../../http/paging.ts';
+import type { Paging } from '../../../domain/paging.ts';
 
 export const ANCHOR_STRIDE = 1000;
 

@@ -1,7 +1,7 @@
 // An item's prices: replaced as a whole; PriceTypeId (or its synonym CurrencyId) must exist,
 // one price per type, and a discount never above the normal price.
 import type { RawSql } from '../../../db/database.ts';
-import { validationFailed } from '../../../http/errors.ts';
+import { invalidField } from '../../../domain/domain-error.ts';
 import type { Price, PriceInput } from './item-schemas.ts';
 
 export const PRICES_OF_ITEM = `
@@ -24,20 +24,20 @@ export async function replacePrices(
       input.CurrencyId !== undefined &&
       input.PriceTypeId !== input.CurrencyId
     ) {
-      throw validationFailed(
+      throw invalidField(
         `${field}.CurrencyId`,
         'CurrencyId is a synonym of PriceTypeId; they differ',
       );
     }
     const typeId = input.PriceTypeId ?? input.CurrencyId;
-    if (typeId === undefined) throw validationFailed(`${field}.PriceTypeId`, 'is required');
+    if (typeId === undefined) throw invalidField(`${field}.PriceTypeId`, 'is required');
     if (input.ItemId != null && input.ItemId !== itemId)
-      throw validationFailed(`${field}.ItemId`, `must be ${itemId}, the item's id`);
+      throw invalidField(`${field}.ItemId`, `must be ${itemId}, the item's id`);
     if (input.DiscountPrice != null && input.DiscountPrice > input.NormalPrice) {
-      throw validationFailed(`${field}.DiscountPrice`, 'must not be above NormalPrice');
+      throw invalidField(`${field}.DiscountPrice`, 'must not be above NormalPrice');
     }
     if (typeIds.includes(typeId))
-      throw validationFailed(
+      throw invalidField(
         `${field}.PriceTypeId`,
         `price type ${typeId} is given twice; one price per type`,
       );
@@ -51,7 +51,7 @@ export async function replacePrices(
     const known = new Set(found.map((r) => r.id));
     const unknown = typeIds.findIndex((id) => !known.has(id));
     if (unknown >= 0)
-      throw validationFailed(
+      throw invalidField(
         `Prices.${unknown}.PriceTypeId`,
         `price type ${typeIds[unknown]} does not exist`,
       );

@@ -1,14 +1,14 @@
 // Items: create, read, full and partial update, delete and list (search: ../search/), with the
 // referential rules of the contract. Every write that touches several rows is one transaction.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { validationFailed } from '../../../http/errors.ts';
-import type { VersionCheck } from '../../../http/etag.ts';
+import { invalidField } from '../../../domain/domain-error.ts';
+import type { VersionCheck } from '../../../domain/version-check.ts';
 import { catalogErrors } from '../catalog-errors.ts';
-import type { Paging } from '../../../http/paging.ts';
+import type { Paging } from '../../../domain/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
-import { translatingConstraints } from '../../../http/constraint-errors.ts';
+import { assertBodyIdMatches } from '../../../domain/body-id.ts';
+import { translatingConstraints } from '../../../db/constraint-translation.ts';
 import { ITEM_BY_ID } from './item-queries.ts';
 import { ItemPageAnchors } from './item-page-anchors.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
@@ -73,7 +73,7 @@ function scalarsOf(body: ItemPatch, current: Scalars | undefined): Scalars {
     if (current && !(field in body)) next[column] = current[column];
     else next[column] = body[field] ?? DEFAULTS[column] ?? null;
   }
-  if (next.title === null) throw validationFailed('Title', 'is required');
+  if (next.title === null) throw invalidField('Title', 'is required');
   return next as unknown as Scalars;
 }
 
@@ -301,10 +301,7 @@ export class ItemService {
       const known = new Set(found.map((r) => r.id));
       const unknown = body.Tags.findIndex((t) => !known.has(t.Id));
       if (unknown >= 0)
-        throw validationFailed(
-          `Tags.${unknown}.Id`,
-          `tag ${body.Tags[unknown]!.Id} does not exist`,
-        );
+        throw invalidField(`Tags.${unknown}.Id`, `tag ${body.Tags[unknown]!.Id} does not exist`);
       await sql.query('delete from item_tags where tenant_id = $1 and item_id = $2', [
         tenantId,
         id,

@@ -2,7 +2,7 @@
 // (DefaultItemId = its own Id) or a variant (DefaultItemId = the default item's Id); it is in at
 // most one group. A group left without variants dissolves: its default item becomes stand-alone.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { validationFailed } from '../../../http/errors.ts';
+import { invalidField } from '../../../domain/domain-error.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type { VariantGroup } from './item-schemas.ts';
 
@@ -80,10 +80,9 @@ async function groupOf(
 }
 
 function requireDistinct(defaultItemId: number, ids: number[]): void {
-  if (new Set(ids).size !== ids.length)
-    throw validationFailed('(body)', 'an item id is given twice');
+  if (new Set(ids).size !== ids.length) throw invalidField('(body)', 'an item id is given twice');
   if (ids.includes(defaultItemId))
-    throw validationFailed('(body)', `the default item ${defaultItemId} cannot be its own variant`);
+    throw invalidField('(body)', `the default item ${defaultItemId} cannot be its own variant`);
 }
 
 export class VariantService {

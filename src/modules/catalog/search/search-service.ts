@@ -3,7 +3,7 @@
 // search-sql.ts). Items are sent as their stored JSON documents, never re-serialised.
 import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../../db/database.ts';
-import { validationFailed } from '../../../http/errors.ts';
+import { invalidField } from '../../../domain/domain-error.ts';
 import { MAX_ID } from '../common-schemas.ts';
 import type { ItemSearchQuery } from '../items/item-schemas.ts';
 import { ORDERED_PROPERTIES, type ItemSearchBody } from './search-schemas.ts';
@@ -62,7 +62,7 @@ export class SearchService {
       itemIds = query.itemIds.split(',').map((s) => Number(s.trim()));
       // An id beyond the int range would make the ::int[] cast fail (a 500 on bad input).
       if (itemIds.some((id) => id < 1 || id > MAX_ID))
-        throw validationFailed('itemIds', `each id must be 1..${MAX_ID}`);
+        throw invalidField('itemIds', `each id must be 1..${MAX_ID}`);
     }
     const row = await this.run({
       tenantId,
@@ -99,7 +99,7 @@ export class SearchService {
       : await this.db.query<SearchRow>(statement.sql, statement.params);
     const unknown = statement.references.findIndex((_, index) => row![`ref_${index}`] === false);
     if (unknown >= 0)
-      throw validationFailed(statement.references[unknown]!, 'does not exist in this catalog');
+      throw invalidField(statement.references[unknown]!, 'does not exist in this catalog');
     return row!;
   }
 
@@ -123,20 +123,20 @@ function criteriaOf(tenantId: number, body: ItemSearchBody): SearchCriteria {
   const orderName = body.OrderedPropertyName?.toLowerCase();
   const order = orderName === undefined ? 'relevance' : ORDERS[orderName];
   if (order === undefined)
-    throw validationFailed(
+    throw invalidField(
       'OrderedPropertyName',
       `must be one of ${ORDERED_PROPERTIES.join(', ')} (got ${body.OrderedPropertyName})`,
     );
   const direction = body.OrderBy?.toLowerCase();
   if (direction !== undefined && direction !== 'asc' && direction !== 'desc')
-    throw validationFailed('OrderBy', `must be Asc or Desc (got ${body.OrderBy})`);
+    throw invalidField('OrderBy', `must be Asc or Desc (got ${body.OrderBy})`);
   const priceTypeId = body.PriceTypeId ?? undefined;
   if (order === 'price' && priceTypeId === undefined)
-    throw validationFailed('PriceTypeId', 'is required to order by Price');
+    throw invalidField('PriceTypeId', 'is required to order by Price');
   const minPrice = body.MinPrice ?? undefined;
   const maxPrice = body.MaxPrice ?? undefined;
   if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice)
-    throw validationFailed('MinPrice', 'must not be greater than MaxPrice');
+    throw invalidField('MinPrice', 'must not be greater than MaxPrice');
   return {
     tenantId,
     // A Query of only punctuation has no word: it matches nothing (it is not an error).

@@ -3,10 +3,10 @@ import type { DatabaseHandle } from '../../../db/database.ts';
 import { pagedList } from '../../../db/paged-list.ts';
 import { versioned, type Versioned } from '../../../db/row-version.ts';
 import { deleteVersioned, fetchVersioned, updateVersioned } from '../../../db/versioned-rows.ts';
-import { assertBodyIdMatches } from '../../../http/body-id.ts';
-import { translatingConstraints } from '../../../http/constraint-errors.ts';
-import type { VersionCheck } from '../../../http/etag.ts';
-import type { Page, Paging } from '../../../http/paging.ts';
+import { assertBodyIdMatches } from '../../../domain/body-id.ts';
+import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import type { VersionCheck } from '../../../domain/version-check.ts';
+import type { Page, Paging } from '../../../domain/paging.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type { ItemTagMapping, Tag, TagBody } from './tag-schemas.ts';
 

@@ -1,4 +1,4 @@
-import { badRequest } from './errors.ts';
+import { invalid } from './domain-error.ts';
 
 /** An update may repeat the resource's Id in its body, but not name another one. */
 export function assertBodyIdMatches(
@@ -6,6 +6,6 @@ export function assertBodyIdMatches(
   pathId: number | string,
 ): void {
   if (bodyId !== undefined && bodyId !== pathId) {
-    throw badRequest('IdMismatch', `The body's Id ${bodyId} differs from the path's ${pathId}.`);
+    throw invalid('IdMismatch', `The body's Id ${bodyId} differs from the path's ${pathId}.`);
   }
 }
