@@ -14,7 +14,8 @@ import { CONSOLE_CLIENT_ID, isConsoleRedirectUri, isS256Challenge } from './cons
 import type { MemberSessions } from './member-sessions.ts';
 import { SIGN_IN_FORM_TTL_SECONDS, type SignInFormTokens } from './sign-in-form-tokens.ts';
 import { SIGN_IN_CSP, renderErrorPage, renderSignInPage } from './sign-in-page.ts';
-import type { TokenMember } from './token-service.ts';
+import type { MemberGrant, MemberService } from './member-service.ts';
+import type { MemberSignIn } from './member-sign-in.ts';
 
 const tags = ['OAuth'];
 const FORM = 'application/x-www-form-urlencoded';
@@ -22,28 +23,11 @@ const COOKIE = 'omni_signin';
 const COOKIE_PATH = '/oauth/authorize';
 const MAX_STATE_LENGTH = 1024;
 
-/** What a sign-in attempt came to (the members module decides; app.ts passes it in). */
-export type MemberSignInOutcome =
-  | { member: TokenMember; mustChangePassword: boolean }
-  | { refused: 'invalid' }
-  | { refused: 'locked'; retryAfterSeconds: number };
-
-export interface SignInNeeds {
-  signIn(
-    tenantId: number,
-    username: string,
-    password: string,
-    address: string,
-  ): Promise<MemberSignInOutcome>;
-  /** Sets a member's new password (throws the API's 400 WeakPassword when it may not be used). */
-  changePassword(tenantId: number, memberId: string, password: string): Promise<TokenMember>;
-  member(tenantId: number, memberId: string): Promise<TokenMember | undefined>;
-}
-
 export interface AuthorizeRoutesOptions {
   sessions: MemberSessions;
   formTokens: SignInFormTokens;
-  needs: SignInNeeds;
+  members: MemberService;
+  signIn: MemberSignIn;
   /** The server is reached over https (PUBLIC_SCHEME): cookies are Secure. */
   https: boolean;
 }
@@ -150,7 +134,7 @@ function redirectWith(
 
 export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async (
   instance,
-  { sessions, formTokens, needs, https },
+  { sessions, formTokens, members, signIn, https },
 ) => {
   await instance.register(formbody);
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -288,10 +272,10 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
           error: 'The sign-in form expired or did not come from this page. Please sign in again.',
         });
 
-      let member: TokenMember;
+      let member: MemberGrant;
       if (form.password_change_ticket !== undefined) {
         const ticket = await formTokens.readTicket(base, form.password_change_ticket);
-        const current = ticket && (await needs.member(request.tenant.id, ticket.memberId));
+        const current = ticket && (await members.grant(request.tenant.id, ticket.memberId));
         if (!ticket || !current || current.version !== ticket.version)
           return showForm(request, reply, 400, form, {
             error: 'The password change expired. Please sign in again.',
@@ -303,7 +287,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
             error: 'The two new passwords differ.',
           });
         try {
-          member = await needs.changePassword(
+          member = await members.changePassword(
             request.tenant.id,
             ticket.memberId,
             form.new_password,
@@ -319,7 +303,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
             error: 'Enter your username and password.',
             ...(form.username ? { username: form.username } : {}),
           });
-        const outcome = await needs.signIn(
+        const outcome = await signIn.signIn(
           request.tenant.id,
           form.username,
           form.password,
