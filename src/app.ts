@@ -134,6 +134,7 @@ export function createServices(
   const members = createMembersModule(context, {
     tokens: {
       issue: (tenant, clientId, member) => tokens.issueMember(tenant, clientId, member),
+      revoke: (sql, tenantId, issued) => tokens.revokeIssued(sql, tenantId, issued),
       invalidate: (sql, tenantId, memberId) => tokens.invalidateApp(sql, tenantId, memberId),
       forget: (tenantId, memberId) => tokens.forget(tenantId, memberId),
       signingKeys: tokens.keys,

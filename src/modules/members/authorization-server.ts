@@ -29,6 +29,13 @@ export interface MemberTokens {
     clientId: string,
     member: MemberGrant,
   ): Promise<IssuedMemberToken>;
+  /** Records, inside the caller's transaction, that these access tokens (if not expired yet)
+   * are revoked: a session ended. */
+  revoke(
+    sql: RawSql,
+    tenantId: number,
+    issued: readonly { jti: string; subjectId: string; expiresAt: Date }[],
+  ): Promise<void>;
   /** Records, inside the caller's transaction, that every token of the member is void. */
   invalidate(sql: RawSql, tenantId: number, memberId: string): Promise<void>;
   /** After the commit: drops this instance's cached tokens of the member. */

@@ -30,20 +30,10 @@ const newSecret = () => randomBytes(32).toString('base64url');
  * family must stay revoked), with the members whose cached tokens to drop. */
 type Outcome = { tokens: SessionTokens } | { refused: string; forget?: string[] };
 
-// Deletes a family and revokes the access tokens issued in it that have not expired yet, here
-// (revoked_tokens) and in other instances' caches (auth_invalidations). Answers the member.
-const REVOKE_FAMILY = `
-  with gone as (
-    delete from refresh_tokens where tenant_id = $1 and family_id = $2
-    returning member_id, access_jti, access_expires_at),
-  revoked as (
-    insert into revoked_tokens (tenant_id, jti, expires_at)
-    select $1, access_jti, access_expires_at from gone where access_expires_at > now()
-    on conflict do nothing returning jti),
-  told as (
-    insert into auth_invalidations (tenant_id, app_id, jti)
-    select $1, member_id, access_jti from gone where access_expires_at > now() returning 1)
-  select distinct member_id as "memberId" from gone`;
+// Deletes a family, answering the access tokens issued in it (revokeFamily revokes them).
+const DELETE_FAMILY = `
+  delete from refresh_tokens where tenant_id = $1 and family_id = $2
+  returning member_id as "memberId", access_jti as jti, access_expires_at as "expiresAt"`;
 
 export class MemberSessions {
   private readonly db: DatabaseHandle;
@@ -228,6 +218,18 @@ export class MemberSessions {
     await this.tokens.invalidate(sql, tenantId, memberId);
   }
 
+  /** Removes expired codes and refresh tokens (the members.prune job); answers how many. */
+  async prune(): Promise<{ authorizationCodes: number; refreshTokens: number }> {
+    // Kept an hour past expiry: a used code presented again still revokes its tokens meanwhile.
+    const codes = await this.db.query(
+      "delete from authorization_codes where expires_at < now() - interval '1 hour' returning 1",
+    );
+    const refreshTokens = await this.db.query(
+      'delete from refresh_tokens where expires_at < now() returning 1',
+    );
+    return { authorizationCodes: codes.length, refreshTokens: refreshTokens.length };
+  }
+
   private async issue(
     sql: RawSql,
     tenant: Tenant,
@@ -260,8 +262,18 @@ export class MemberSessions {
     };
   }
 
+  /** Deletes a family and revokes the access tokens issued in it that have not expired yet;
+   * answers the members whose cached tokens to drop once the transaction commits. */
   private async revokeFamily(sql: RawSql, tenantId: number, familyId: string): Promise<string[]> {
-    const rows = await sql.query<{ memberId: string }>(REVOKE_FAMILY, [tenantId, familyId]);
-    return rows.map((r) => r.memberId);
+    const rows = await sql.query<{ memberId: string; jti: string; expiresAt: Date }>(
+      DELETE_FAMILY,
+      [tenantId, familyId],
+    );
+    await this.tokens.revoke(
+      sql,
+      tenantId,
+      rows.map((r) => ({ jti: r.jti, subjectId: r.memberId, expiresAt: r.expiresAt })),
+    );
+    return [...new Set(rows.map((r) => r.memberId))];
   }
 }

@@ -63,6 +63,8 @@ export function createMembersModule(
         handler: async () => {
           const pruned = await signIn.prune();
           context.log()?.info({ pruned }, 'sign-in failure counts pruned');
+          const sessionsPruned = await sessions.prune();
+          context.log()?.info({ pruned: sessionsPruned }, 'expired member sessions pruned');
         },
         retryLimit: 2,
         retryDelaySeconds: 60,

@@ -10,7 +10,7 @@ import { InvalidationPoll, type TenantInvalidatedListener } from './invalidation
 import { SigningKeys } from './signing-keys.ts';
 import type { IssuedMemberToken, IssuedToken, TokenClaims, TokenMember } from './token-claims.ts';
 import { TokenIssuer } from './token-issuer.ts';
-import { TokenRevocation } from './token-revocation.ts';
+import { TokenRevocation, type IssuedTokenRef } from './token-revocation.ts';
 import { TokenVerification, type MemberVersionLookup } from './token-verification.ts';
 import { VerifiedTokenCache } from './verified-token-cache.ts';
 
@@ -84,6 +84,11 @@ export class TokenService implements TokenVerifier {
 
   revoke(tenantId: number, claims: TokenClaims): Promise<void> {
     return this.revocation.revoke(tenantId, claims);
+  }
+
+  /** Records, inside the caller's transaction, that these tokens (not expired yet) are revoked. */
+  revokeIssued(tx: RawSql, tenantId: number, issued: readonly IssuedTokenRef[]): Promise<void> {
+    return this.revocation.revokeIssued(tx, tenantId, issued);
   }
 
   /** Records, inside the caller's transaction, that every token of an app (or a member) is void. */
