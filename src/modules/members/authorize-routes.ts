@@ -7,10 +7,18 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parseCookie, stringifySetCookie } from 'cookie';
-import { Type } from 'typebox';
 import { ApiError } from '../../http/errors.ts';
 import { sendError } from '../../http/error-handler.ts';
-import { CONSOLE_CLIENT_ID, isConsoleRedirectUri, isS256Challenge } from './console-client.ts';
+import { PageError, RedirectError, checkedRequest } from './authorize-request.ts';
+import {
+  AuthorizeForm,
+  AuthorizeQuery,
+  HtmlPage,
+  RedirectBack,
+  RequestFields,
+  type AuthorizeRequest,
+} from './authorize-schemas.ts';
+import { CONSOLE_CLIENT_ID } from './console-client.ts';
 import type { MemberSessions } from './member-sessions.ts';
 import { SIGN_IN_FORM_TTL_SECONDS, type SignInFormTokens } from './sign-in-form-tokens.ts';
 import { SIGN_IN_CSP, renderErrorPage, renderSignInPage } from './sign-in-page.ts';
@@ -21,7 +29,6 @@ const tags = ['OAuth'];
 const FORM = 'application/x-www-form-urlencoded';
 const COOKIE = 'omni_signin';
 const COOKIE_PATH = '/oauth/authorize';
-const MAX_STATE_LENGTH = 1024;
 
 export interface AuthorizeRoutesOptions {
   sessions: MemberSessions;
@@ -30,91 +37,6 @@ export interface AuthorizeRoutesOptions {
   signIn: MemberSignIn;
   /** The server is reached over https (PUBLIC_SCHEME): cookies are Secure. */
   https: boolean;
-}
-
-const field = (description: string) => Type.Optional(Type.String({ description }));
-const RequestFields = {
-  response_type: field('Only "code".'),
-  client_id: field('Only "console" (a public client).'),
-  redirect_uri: field('<tenant base URL>/console/ or <tenant base URL>/console/callback'),
-  code_challenge: field('base64url SHA-256 of the code verifier (43 characters)'),
-  code_challenge_method: field('Only "S256"; "plain" is refused.'),
-  state: field('Returned unchanged with the code or the error (at most 1024 characters).'),
-};
-const AuthorizeQuery = Type.Object(RequestFields, { title: 'AuthorizeQuery' });
-const AuthorizeForm = Type.Object(
-  {
-    ...RequestFields,
-    csrf_token: field('From the sign-in page; must match its cookie.'),
-    username: field('The member’s username.'),
-    password: field('The member’s password.'),
-    password_change_ticket: field('From the page that asks for a new password.'),
-    new_password: field('A new password, when the page asks for one.'),
-    new_password_repeat: field('The same new password again.'),
-  },
-  { title: 'AuthorizeForm' },
-);
-type AuthorizeRequest = { [K in keyof typeof RequestFields]?: string | undefined };
-const HtmlPage = {
-  description: 'The sign-in page (HTML) or a page telling what went wrong',
-  content: { 'text/html': { schema: { type: 'string' } } },
-};
-const RedirectBack = {
-  description:
-    'Back to redirect_uri with code and state, or with error, error_description and state',
-  headers: { Location: { schema: { type: 'string' } } },
-};
-
-class PageError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-class RedirectError extends Error {
-  readonly error: string;
-  constructor(error: string, description: string) {
-    super(description);
-    this.error = error;
-  }
-}
-
-/** The request, checked: PageError before the redirect URI is trusted, RedirectError after. */
-function checkedRequest(
-  baseUrl: string,
-  query: AuthorizeRequest,
-): { redirectUri: string; codeChallenge: string; state: string | undefined } {
-  if (query.client_id !== CONSOLE_CLIENT_ID)
-    throw new PageError(
-      400,
-      `Unknown client "${query.client_id ?? ''}": only "console" signs in here.`,
-    );
-  if (!query.redirect_uri || !isConsoleRedirectUri(baseUrl, query.redirect_uri))
-    throw new PageError(400, 'redirect_uri is not one of the console’s registered addresses.');
-  if (query.response_type !== 'code')
-    throw new RedirectError('unsupported_response_type', 'Only response_type=code is supported.');
-  if (query.state !== undefined && query.state.length > MAX_STATE_LENGTH)
-    throw new RedirectError(
-      'invalid_request',
-      `state is longer than ${MAX_STATE_LENGTH} characters.`,
-    );
-  if (query.code_challenge_method !== 'S256')
-    throw new RedirectError(
-      'invalid_request',
-      'PKCE is required with code_challenge_method=S256 ("plain" is not accepted).',
-    );
-  if (!query.code_challenge || !isS256Challenge(query.code_challenge))
-    throw new RedirectError(
-      'invalid_request',
-      'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).',
-    );
-  return {
-    redirectUri: query.redirect_uri,
-    codeChallenge: query.code_challenge,
-    state: query.state,
-  };
 }
 
 function redirectWith(
