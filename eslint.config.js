@@ -119,6 +119,8 @@ export default tseslint.config(
       // A host resolver run in the HTTP layer's onRequest hook: it reads the request's
       // X-Subscription-Key and sets the RateLimit headers of the reply.
       'src/modules/integration/gateway.ts',
+      // The token endpoint's error handler: RFC 6749 error bodies are HTTP by nature.
+      'src/modules/oauth/oauth-error-reply.ts',
       // Permission names are still declared with the routes' areas (src/http/route-permissions.ts).
       'src/modules/members/roles.ts',
     ],

@@ -96,6 +96,10 @@ export interface ServiceOverrides {
 /**
  * Creates every module and wires what one needs of another. Adding a module is one line in the
  * list at the end (and its creation above it).
+ *
+ * The modules are created in dependency order: each receives only named interfaces of modules
+ * created before it, so the modules form a graph without cycles (company, then oauth, then
+ * members, then tenants, which provisions a tenant's bootstrap app and owner).
  */
 export function createServices(
   config: Config,
@@ -120,21 +124,22 @@ export function createServices(
   const notifications = createNotificationsModule(context, {
     ...(overrides.mailTransport ? { mailTransport: overrides.mailTransport } : {}),
   });
-  // Tenants, members and tokens need each other: bound late, through the variables below.
+  const company = createCompanyModule(context);
   const oauth = createOAuthModule(context, {
-    forgetTenant: (tenantId) => tenants.services.tenants.forget(tenantId),
     physicalDevice: (tenantId, deviceId) =>
       company.services.physicalDevices.find(tenantId, deviceId),
-    member: (tenantId, memberId, sql) => members.services.members.grant(tenantId, memberId, sql),
-    signIn: (tenantId, username, password, address) =>
-      members.services.signIn.signIn(tenantId, username, password, address),
-    changePassword: (tenantId, memberId, password) =>
-      members.services.members.changePassword(tenantId, memberId, password),
   });
-  const { tokens, apps, sessions } = oauth.services;
+  const { tokens, apps, publicClients } = oauth.services;
   const members = createMembersModule(context, {
-    endSessions: (sql, tenantId, memberId) => sessions.endMemberSessions(sql, tenantId, memberId),
-    forgetTokens: (tenantId, memberId) => tokens.forget(tenantId, memberId),
+    tokens: {
+      issue: (tenant, clientId, member) => tokens.issueMember(tenant, clientId, member),
+      revoke: (sql, tenantId, issued) => tokens.revokeIssued(sql, tenantId, issued),
+      invalidate: (sql, tenantId, memberId) => tokens.invalidateApp(sql, tenantId, memberId),
+      forget: (tenantId, memberId) => tokens.forget(tenantId, memberId),
+      signingKeys: tokens.keys,
+      resolveMembersWith: (lookup) => tokens.resolveMembersWith(lookup),
+    },
+    publicClients,
   });
   const tenants = createTenantsModule(context, {
     createBootstrapApp: (tx, tenantId) => apps.createBootstrap(tx, tenantId),
@@ -144,6 +149,7 @@ export function createServices(
     },
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
+    onDeletedElsewhere: (listener) => tokens.onTenantInvalidated(listener),
   });
   const storage = createStorageModule(context);
   const catalog = createCatalogModule(context, {
@@ -179,7 +185,6 @@ export function createServices(
     { ...(overrides.provisioner ? { provisioner: overrides.provisioner } : {}) },
   );
 
-  const company = createCompanyModule(context);
   const analytics = createAnalyticsModule(context, {
     deviceStamp: (tenantId, deviceId) =>
       company.services.physicalDevices.stampOf(tenantId, deviceId),

@@ -18,7 +18,7 @@ import type { Member, MemberCreateBody, MemberUpdateBody } from './member-schema
 import { generatePassword, hashPassword, passwordProblem } from './passwords.ts';
 import { OWNER_ROLE, ROLES, permissionsOf, roleById } from './roles.ts';
 
-/** What the members module needs of the oauth module (passed in by app.ts). */
+/** What a change of a member does to its sessions and tokens (wired in members-module.ts). */
 export interface MemberSessionNeeds {
   /** Ends, inside the caller's transaction, every session and token of a member. */
   endSessions(sql: RawSql, tenantId: number, memberId: string): Promise<void>;

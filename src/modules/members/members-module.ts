@@ -1,31 +1,62 @@
-// The members module (issue 18): the people of a tenant who sign in to the console, their
-// roles and what each role allows, password hashing and policy, and the checks of a sign-in
-// with brute-force protection. The OAuth flows that sign a member in live in the oauth module,
-// which gets `signIn` and `grant` from here through app.ts.
+// The members module: the people of a tenant who sign in to the console, their roles and what
+// each role allows, password hashing and policy, the checks of a sign-in with brute-force
+// protection, and their sessions: the sign-in page (authorization code with PKCE), refresh
+// tokens and sign-out. Tokens themselves are the authorization server's (the oauth module): this
+// module gets its token interface through app.ts and registers the console's grants with it.
 import type { AppModule, ModuleContext } from '../../module.ts';
+import type { AuthorizationServer } from './authorization-server.ts';
+import { authorizeRoutes } from './authorize-routes.ts';
+import { consolePublicClient } from './console-public-client.ts';
 import { memberRoutes } from './member-routes.ts';
-import { MemberService, type MemberSessionNeeds } from './member-service.ts';
+import { MemberService } from './member-service.ts';
+import { MemberSessions } from './member-sessions.ts';
 import { MemberSignIn } from './member-sign-in.ts';
+import { SignInFormTokens } from './sign-in-form-tokens.ts';
 
 export interface MembersServices {
   members: MemberService;
   signIn: MemberSignIn;
+  /** Members' sessions: codes, refresh tokens, sign-out. */
+  sessions: MemberSessions;
 }
+
+export type MembersNeeds = AuthorizationServer;
 
 export const MEMBERS_PRUNE_QUEUE = 'members.prune';
 
 export function createMembersModule(
   context: ModuleContext,
-  needs: MemberSessionNeeds,
+  needs: MembersNeeds,
 ): AppModule<MembersServices> {
-  const members = new MemberService(context.database, needs);
-  const signIn = new MemberSignIn(context.database);
+  const { database, config } = context;
+  const { tokens } = needs;
+  const sessions: MemberSessions = new MemberSessions(
+    database,
+    tokens,
+    (tenantId, memberId, sql) => members.grant(tenantId, memberId, sql),
+    config.refreshTokenTtlSeconds,
+  );
+  const members: MemberService = new MemberService(database, {
+    endSessions: (sql, tenantId, memberId) => sessions.endMemberSessions(sql, tenantId, memberId),
+    forgetTokens: (tenantId, memberId) => tokens.forget(tenantId, memberId),
+  });
+  const signIn = new MemberSignIn(database);
+  const formTokens = new SignInFormTokens(tokens.signingKeys);
+  tokens.resolveMembersWith((tenantId, memberId) => members.grant(tenantId, memberId));
+  needs.publicClients.register(consolePublicClient(sessions));
   return {
     name: 'members',
     // Every signed-in member may read the role list (`account`); the rest is the members'.
     permissions: { area: 'security', otherAreas: ['account'] },
-    services: { members, signIn },
+    services: { members, signIn, sessions },
     routes: async (app) => {
+      await app.register(authorizeRoutes, {
+        sessions,
+        formTokens,
+        members,
+        signIn,
+        https: config.publicScheme === 'https',
+      });
       await app.register(memberRoutes, { members });
     },
     queues: [
@@ -34,6 +65,8 @@ export function createMembersModule(
         handler: async () => {
           const pruned = await signIn.prune();
           context.log()?.info({ pruned }, 'sign-in failure counts pruned');
+          const sessionsPruned = await sessions.prune();
+          context.log()?.info({ pruned: sessionsPruned }, 'expired member sessions pruned');
         },
         retryLimit: 2,
         retryDelaySeconds: 60,

@@ -62,6 +62,8 @@ export const oauthErrors = {
       'unauthorized_client',
       'Only Consumer (1) and Device (4) apps may ask for identity tokens.',
     ),
+  /** A public client's grant was refused (public-client-grant.ts). */
+  invalidGrant: (description: string) => new OAuthError(400, 'invalid_grant', description),
   unknownPhysicalDevice: (id: string) =>
     new OAuthError(400, 'invalid_grant', `No physical device "${id}" is registered.`),
   notYourToken: () =>

@@ -1,19 +1,16 @@
-// The oauth module: apps (OAuth clients), the token endpoint, token verification for every
-// protected route, the browser sign-in of members (authorization code with PKCE, refresh
-// tokens, sign-out) and the pruning of what token checks leave behind.
+// The oauth module (the authorization server): apps (OAuth clients), the token endpoint, token
+// verification for every protected route and the pruning of what token checks leave behind.
+// Public clients (the console, whose sessions the members module keeps) plug their grants into
+// the token endpoint through `publicClients`; this module depends on no other module's code.
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { AppService } from './app-service.ts';
 import { appRoutes } from './app-routes.ts';
 import { ClientAuthentication } from './client-authentication.ts';
 import { OAUTH_PRUNE_QUEUE, pruneOAuthRecords } from './oauth-pruning.ts';
-import { TokenService, type TokenNeeds } from './token-service.ts';
+import { TokenService } from './token-service.ts';
 import { DeviceBoundVerifier, type PhysicalDeviceLookup } from './device-tokens.ts';
+import { PublicClients } from './public-clients.ts';
 import { tokenRoutes } from './token-routes.ts';
-import { authorizeRoutes, type SignInNeeds } from './authorize-routes.ts';
-import { MemberSessions } from './member-sessions.ts';
-import { SignInFormTokens } from './sign-in-form-tokens.ts';
-import type { RawSql } from '../../db/database.ts';
-import type { TokenMember } from './token-service.ts';
 
 export interface OAuthServices {
   tokens: TokenService;
@@ -21,15 +18,13 @@ export interface OAuthServices {
   clients: ClientAuthentication;
   /** What every protected route verifies tokens with (identity tokens: their device too). */
   verifier: DeviceBoundVerifier;
-  /** Members' sessions: codes, refresh tokens, sign-out; and ending them (members module). */
-  sessions: MemberSessions;
+  /** Where another module registers a public client's grants and sign-out (the console). */
+  publicClients: PublicClients;
 }
 
-export interface OAuthNeeds extends TokenNeeds, SignInNeeds {
+export interface OAuthNeeds {
   /** The registered physical device an identity token is (to be) bound to (company module). */
   physicalDevice: PhysicalDeviceLookup;
-  /** The member as it is now (members module); `sql`: the caller's open transaction. */
-  member(tenantId: number, memberId: string, sql?: RawSql): Promise<TokenMember | undefined>;
 }
 
 export function createOAuthModule(
@@ -37,28 +32,21 @@ export function createOAuthModule(
   needs: OAuthNeeds,
 ): AppModule<OAuthServices> {
   const { database, config } = context;
-  const tokens = new TokenService(database, config.tokenTtlSeconds, needs, context.log);
+  const tokens = new TokenService(database, config.tokenTtlSeconds, context.log);
   const apps = new AppService(database, tokens);
   const clients = new ClientAuthentication(database);
   const verifier = new DeviceBoundVerifier(tokens, needs.physicalDevice);
-  const sessions = new MemberSessions(database, tokens, needs, config.refreshTokenTtlSeconds);
-  const formTokens = new SignInFormTokens(tokens.keys);
+  const publicClients = new PublicClients();
   return {
     name: 'oauth',
     permissions: { area: 'apps' },
-    services: { tokens, apps, clients, verifier, sessions },
+    services: { tokens, apps, clients, verifier, publicClients },
     routes: async (app) => {
       await app.register(tokenRoutes, {
         tokens,
         clients,
         physicalDevice: needs.physicalDevice,
-        sessions,
-      });
-      await app.register(authorizeRoutes, {
-        sessions,
-        formTokens,
-        needs,
-        https: config.publicScheme === 'https',
+        publicClients,
       });
       await app.register(appRoutes, { apps });
     },

@@ -1,8 +1,7 @@
 // What token checks leave behind is kept only while it can matter: revocations until the token
 // would have expired anyway, invalidations until every instance has polled them (twice the
 // token lifetime is far beyond), and failed client authentications once their window is over
-// and no lock is pending, members' authorization codes and refresh tokens once expired. A
-// scheduled job (every 10 minutes, once across instances) removes
+// and no lock is pending. A scheduled job (every 10 minutes, once across instances) removes
 // the rest, so these tables stay bounded.
 import type { RawSql } from '../../db/database.ts';
 import { FAILURE_WINDOW_SECONDS } from './client-authentication.ts';
@@ -13,8 +12,6 @@ export interface PrunedOAuthRecords {
   revokedTokens: number;
   invalidations: number;
   clientAuthFailures: number;
-  authorizationCodes: number;
-  refreshTokens: number;
 }
 
 export async function pruneOAuthRecords(
@@ -40,10 +37,5 @@ export async function pruneOAuthRecords(
           and (locked_until is null or locked_until < now())`,
       [FAILURE_WINDOW_SECONDS],
     ),
-    // Kept an hour past expiry: a used code presented again still revokes its tokens meanwhile.
-    authorizationCodes: await count(
-      "delete from authorization_codes where expires_at < now() - interval '1 hour'",
-    ),
-    refreshTokens: await count('delete from refresh_tokens where expires_at < now()'),
   };
 }

@@ -21,6 +21,7 @@ interface LoadedKey {
 }
 
 export class SigningKeys {
+  readonly algorithm = TOKEN_ALGORITHM;
   private readonly db: DatabaseHandle;
   private readonly maxTokenLifetimeMs: number;
   private signer: { kid: string; key: CryptoKey } | undefined;

@@ -34,6 +34,8 @@ export interface TenantNeeds {
   invalidateTenantTokens(tx: RawSql, tenantId: number): Promise<void>;
   /** Drops this instance's cached tokens of a deleted tenant, after the delete commits. */
   forgetTenantTokens(tenantId: number): void;
+  /** Tells when another instance deleted a tenant (seen with its tokens' invalidation). */
+  onDeletedElsewhere(listener: (tenantId: number) => void): void;
 }
 
 export interface CreatedTenant {

@@ -1,5 +1,6 @@
 // The tenants module: tenant rows and the host → tenant lookup. It has no HTTP routes (tenants
-// are made and removed by the operator's CLI).
+// are made and removed by the operator's CLI). It sits above oauth and members: a tenant is made
+// with its bootstrap app and first owner, and its deletion ends its tokens.
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { TenantService, type TenantNeeds } from './tenant-service.ts';
 
@@ -15,5 +16,7 @@ export function createTenantsModule(
   context: ModuleContext,
   needs: TenantNeeds,
 ): AppModule<TenantsServices> {
-  return { name: 'tenants', services: { tenants: new TenantService(context.database, needs) } };
+  const tenants = new TenantService(context.database, needs);
+  needs.onDeletedElsewhere((tenantId) => tenants.forget(tenantId));
+  return { name: 'tenants', services: { tenants } };
 }

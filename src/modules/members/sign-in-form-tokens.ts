@@ -9,7 +9,7 @@
 //     of the old password; a change of password moves the version, which spends the ticket.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
-import { TOKEN_ALGORITHM, type SigningKeys } from './signing-keys.ts';
+import type { FormSigningKeys } from './authorization-server.ts';
 
 export const SIGN_IN_FORM_TTL_SECONDS = 600;
 const TICKET_TTL_SECONDS = 300;
@@ -19,8 +19,8 @@ const TICKET_TYPE = 'password-change+jwt';
 const audienceOf = (baseUrl: string) => `${baseUrl}/oauth/authorize`;
 
 export class SignInFormTokens {
-  private readonly keys: SigningKeys;
-  constructor(keys: SigningKeys) {
+  private readonly keys: FormSigningKeys;
+  constructor(keys: FormSigningKeys) {
     this.keys = keys;
   }
 
@@ -64,7 +64,7 @@ export class SignInFormTokens {
   ): Promise<string> {
     const { kid, key } = this.keys.signingKey();
     return new SignJWT(claims)
-      .setProtectedHeader({ alg: TOKEN_ALGORITHM, kid, typ: type })
+      .setProtectedHeader({ alg: this.keys.algorithm, kid, typ: type })
       .setIssuer(baseUrl)
       .setAudience(audienceOf(baseUrl))
       .setIssuedAt()
@@ -83,7 +83,7 @@ export class SignInFormTokens {
       const { payload } = await jwtVerify(token, key, {
         issuer: baseUrl,
         audience: audienceOf(baseUrl),
-        algorithms: [TOKEN_ALGORITHM],
+        algorithms: [this.keys.algorithm],
         typ: type,
       });
       return payload;

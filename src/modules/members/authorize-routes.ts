@@ -7,130 +7,36 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parseCookie, stringifySetCookie } from 'cookie';
-import { Type } from 'typebox';
 import { knownApiError } from '../../http/domain-errors.ts';
 import { sendError } from '../../http/error-handler.ts';
-import { CONSOLE_CLIENT_ID, isConsoleRedirectUri, isS256Challenge } from './console-client.ts';
+import { PageError, RedirectError, checkedRequest } from './authorize-request.ts';
+import {
+  AuthorizeForm,
+  AuthorizeQuery,
+  HtmlPage,
+  RedirectBack,
+  RequestFields,
+  type AuthorizeRequest,
+} from './authorize-schemas.ts';
+import { CONSOLE_CLIENT_ID } from './console-client.ts';
 import type { MemberSessions } from './member-sessions.ts';
 import { SIGN_IN_FORM_TTL_SECONDS, type SignInFormTokens } from './sign-in-form-tokens.ts';
 import { SIGN_IN_CSP, renderErrorPage, renderSignInPage } from './sign-in-page.ts';
-import type { TokenMember } from './token-service.ts';
+import type { MemberGrant, MemberService } from './member-service.ts';
+import type { MemberSignIn } from './member-sign-in.ts';
 
 const tags = ['OAuth'];
 const FORM = 'application/x-www-form-urlencoded';
 const COOKIE = 'omni_signin';
 const COOKIE_PATH = '/oauth/authorize';
-const MAX_STATE_LENGTH = 1024;
-
-/** What a sign-in attempt came to (the members module decides; app.ts passes it in). */
-export type MemberSignInOutcome =
-  | { member: TokenMember; mustChangePassword: boolean }
-  | { refused: 'invalid' }
-  | { refused: 'locked'; retryAfterSeconds: number };
-
-export interface SignInNeeds {
-  signIn(
-    tenantId: number,
-    username: string,
-    password: string,
-    address: string,
-  ): Promise<MemberSignInOutcome>;
-  /** Sets a member's new password (throws the API's 400 WeakPassword when it may not be used). */
-  changePassword(tenantId: number, memberId: string, password: string): Promise<TokenMember>;
-  member(tenantId: number, memberId: string): Promise<TokenMember | undefined>;
-}
 
 export interface AuthorizeRoutesOptions {
   sessions: MemberSessions;
   formTokens: SignInFormTokens;
-  needs: SignInNeeds;
+  members: MemberService;
+  signIn: MemberSignIn;
   /** The server is reached over https (PUBLIC_SCHEME): cookies are Secure. */
   https: boolean;
-}
-
-const field = (description: string) => Type.Optional(Type.String({ description }));
-const RequestFields = {
-  response_type: field('Only "code".'),
-  client_id: field('Only "console" (a public client).'),
-  redirect_uri: field('<tenant base URL>/console/ or <tenant base URL>/console/callback'),
-  code_challenge: field('base64url SHA-256 of the code verifier (43 characters)'),
-  code_challenge_method: field('Only "S256"; "plain" is refused.'),
-  state: field('Returned unchanged with the code or the error (at most 1024 characters).'),
-};
-const AuthorizeQuery = Type.Object(RequestFields, { title: 'AuthorizeQuery' });
-const AuthorizeForm = Type.Object(
-  {
-    ...RequestFields,
-    csrf_token: field('From the sign-in page; must match its cookie.'),
-    username: field('The member’s username.'),
-    password: field('The member’s password.'),
-    password_change_ticket: field('From the page that asks for a new password.'),
-    new_password: field('A new password, when the page asks for one.'),
-    new_password_repeat: field('The same new password again.'),
-  },
-  { title: 'AuthorizeForm' },
-);
-type AuthorizeRequest = { [K in keyof typeof RequestFields]?: string | undefined };
-const HtmlPage = {
-  description: 'The sign-in page (HTML) or a page telling what went wrong',
-  content: { 'text/html': { schema: { type: 'string' } } },
-};
-const RedirectBack = {
-  description:
-    'Back to redirect_uri with code and state, or with error, error_description and state',
-  headers: { Location: { schema: { type: 'string' } } },
-};
-
-class PageError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-class RedirectError extends Error {
-  readonly error: string;
-  constructor(error: string, description: string) {
-    super(description);
-    this.error = error;
-  }
-}
-
-/** The request, checked: PageError before the redirect URI is trusted, RedirectError after. */
-function checkedRequest(
-  baseUrl: string,
-  query: AuthorizeRequest,
-): { redirectUri: string; codeChallenge: string; state: string | undefined } {
-  if (query.client_id !== CONSOLE_CLIENT_ID)
-    throw new PageError(
-      400,
-      `Unknown client "${query.client_id ?? ''}": only "console" signs in here.`,
-    );
-  if (!query.redirect_uri || !isConsoleRedirectUri(baseUrl, query.redirect_uri))
-    throw new PageError(400, 'redirect_uri is not one of the console’s registered addresses.');
-  if (query.response_type !== 'code')
-    throw new RedirectError('unsupported_response_type', 'Only response_type=code is supported.');
-  if (query.state !== undefined && query.state.length > MAX_STATE_LENGTH)
-    throw new RedirectError(
-      'invalid_request',
-      `state is longer than ${MAX_STATE_LENGTH} characters.`,
-    );
-  if (query.code_challenge_method !== 'S256')
-    throw new RedirectError(
-      'invalid_request',
-      'PKCE is required with code_challenge_method=S256 ("plain" is not accepted).',
-    );
-  if (!query.code_challenge || !isS256Challenge(query.code_challenge))
-    throw new RedirectError(
-      'invalid_request',
-      'code_challenge must be the base64url SHA-256 of the code verifier (43 characters).',
-    );
-  return {
-    redirectUri: query.redirect_uri,
-    codeChallenge: query.code_challenge,
-    state: query.state,
-  };
 }
 
 function redirectWith(
@@ -150,7 +56,7 @@ function redirectWith(
 
 export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async (
   instance,
-  { sessions, formTokens, needs, https },
+  { sessions, formTokens, members, signIn, https },
 ) => {
   await instance.register(formbody);
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -289,10 +195,10 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
           error: 'The sign-in form expired or did not come from this page. Please sign in again.',
         });
 
-      let member: TokenMember;
+      let member: MemberGrant;
       if (form.password_change_ticket !== undefined) {
         const ticket = await formTokens.readTicket(base, form.password_change_ticket);
-        const current = ticket && (await needs.member(request.tenant.id, ticket.memberId));
+        const current = ticket && (await members.grant(request.tenant.id, ticket.memberId));
         if (!ticket || !current || current.version !== ticket.version)
           return showForm(request, reply, 400, form, {
             error: 'The password change expired. Please sign in again.',
@@ -304,7 +210,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
             error: 'The two new passwords differ.',
           });
         try {
-          member = await needs.changePassword(
+          member = await members.changePassword(
             request.tenant.id,
             ticket.memberId,
             form.new_password,
@@ -321,7 +227,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
             error: 'Enter your username and password.',
             ...(form.username ? { username: form.username } : {}),
           });
-        const outcome = await needs.signIn(
+        const outcome = await signIn.signIn(
           request.tenant.id,
           form.username,
           form.password,

@@ -5,23 +5,18 @@
 // sign-out. Codes and refresh tokens are 256 random bits, kept only as SHA-256 hashes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { GrantOutcome, MemberTokens, SessionTokens } from './authorization-server.ts';
 import { verifierMatches } from './console-client.ts';
-import { OAuthError } from './oauth-errors.ts';
-import type { TokenMember, TokenService } from './token-service.ts';
+import type { MemberGrant } from './member-service.ts';
 
 export const CODE_TTL_SECONDS = 60;
 
-export interface SessionTokens {
-  accessToken: string;
-  expiresIn: number;
-  refreshToken: string;
-  scope: string;
-}
-
-export interface MemberSessionNeeds {
-  /** The member as it is now; `sql` is the caller's open transaction. */
-  member(tenantId: number, memberId: string, sql: RawSql): Promise<TokenMember | undefined>;
-}
+/** The member as it is now; `sql` is the caller's open transaction. */
+export type CurrentMember = (
+  tenantId: number,
+  memberId: string,
+  sql: RawSql,
+) => Promise<MemberGrant | undefined>;
 
 interface Tenant {
   id: number;
@@ -31,43 +26,30 @@ interface Tenant {
 const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 const newSecret = () => randomBytes(32).toString('base64url');
 
-export const invalidGrant = (description: string) =>
-  new OAuthError(400, 'invalid_grant', description);
-
-/** What a transaction came to: tokens, or an error to throw once it has committed (a revoked
+/** What a transaction came to: tokens, or a refusal to answer once it has committed (a revoked
  * family must stay revoked), with the members whose cached tokens to drop. */
-type Outcome = { tokens: SessionTokens } | { error: OAuthError; forget?: string[] };
+type Outcome = { tokens: SessionTokens } | { refused: string; forget?: string[] };
 
-// Deletes a family and revokes the access tokens issued in it that have not expired yet, here
-// (revoked_tokens) and in other instances' caches (auth_invalidations). Answers the member.
-const REVOKE_FAMILY = `
-  with gone as (
-    delete from refresh_tokens where tenant_id = $1 and family_id = $2
-    returning member_id, access_jti, access_expires_at),
-  revoked as (
-    insert into revoked_tokens (tenant_id, jti, expires_at)
-    select $1, access_jti, access_expires_at from gone where access_expires_at > now()
-    on conflict do nothing returning jti),
-  told as (
-    insert into auth_invalidations (tenant_id, app_id, jti)
-    select $1, member_id, access_jti from gone where access_expires_at > now() returning 1)
-  select distinct member_id as "memberId" from gone`;
+// Deletes a family, answering the access tokens issued in it (revokeFamily revokes them).
+const DELETE_FAMILY = `
+  delete from refresh_tokens where tenant_id = $1 and family_id = $2
+  returning member_id as "memberId", access_jti as jti, access_expires_at as "expiresAt"`;
 
 export class MemberSessions {
   private readonly db: DatabaseHandle;
-  private readonly tokens: TokenService;
-  private readonly needs: MemberSessionNeeds;
+  private readonly tokens: MemberTokens;
+  private readonly member: CurrentMember;
   private readonly refreshTtlSeconds: number;
 
   constructor(
     db: DatabaseHandle,
-    tokens: TokenService,
-    needs: MemberSessionNeeds,
+    tokens: MemberTokens,
+    member: CurrentMember,
     refreshTtlSeconds: number,
   ) {
     this.db = db;
     this.tokens = tokens;
-    this.needs = needs;
+    this.member = member;
     this.refreshTtlSeconds = refreshTtlSeconds;
   }
 
@@ -98,7 +80,7 @@ export class MemberSessions {
   async exchangeCode(
     tenant: Tenant,
     request: { code: string; clientId: string; redirectUri: string; codeVerifier: string },
-  ): Promise<SessionTokens> {
+  ): Promise<GrantOutcome> {
     const outcome = await this.db.rawTransaction(async (sql): Promise<Outcome> => {
       const [row] = await sql.query<{
         clientId: string;
@@ -116,13 +98,11 @@ export class MemberSessions {
         [tenant.id, digest(request.code)],
       );
       if (!row || row.expired)
-        return { error: invalidGrant('The authorization code is unknown or has expired.') };
+        return { refused: 'The authorization code is unknown or has expired.' };
       if (row.used) {
         const members = row.familyId ? await this.revokeFamily(sql, tenant.id, row.familyId) : [];
         return {
-          error: invalidGrant(
-            'The authorization code was used already; the tokens issued for it are revoked.',
-          ),
+          refused: 'The authorization code was used already; the tokens issued for it are revoked.',
           forget: members,
         };
       }
@@ -134,38 +114,36 @@ export class MemberSessions {
         );
       if (row.clientId !== request.clientId) {
         await spend(null);
-        return { error: invalidGrant('The authorization code was issued to another client.') };
+        return { refused: 'The authorization code was issued to another client.' };
       }
       if (row.redirectUri !== request.redirectUri) {
         await spend(null);
         return {
-          error: invalidGrant('redirect_uri differs from the one of the authorization request.'),
+          refused: 'redirect_uri differs from the one of the authorization request.',
         };
       }
       if (!verifierMatches(request.codeVerifier, row.challenge)) {
         await spend(null);
         return {
-          error: invalidGrant('code_verifier does not match the code_challenge (PKCE, S256).'),
+          refused: 'code_verifier does not match the code_challenge (PKCE, S256).',
         };
       }
-      const member = await this.needs.member(tenant.id, row.memberId, sql);
-      if (!member) return { error: invalidGrant('The member no longer exists.') };
+      const member = await this.member(tenant.id, row.memberId, sql);
+      if (!member) return { refused: 'The member no longer exists.' };
       const familyId = randomUUID();
       await spend(familyId);
       return { tokens: await this.issue(sql, tenant, request.clientId, member, familyId) };
     });
-    if ('error' in outcome) {
-      for (const memberId of outcome.forget ?? []) this.tokens.forget(tenant.id, memberId);
-      throw outcome.error;
-    }
-    return outcome.tokens;
+    if (!('refused' in outcome)) return outcome;
+    for (const memberId of outcome.forget ?? []) this.tokens.forget(tenant.id, memberId);
+    return { refused: outcome.refused };
   }
 
   /** grant_type=refresh_token (RFC 6749 §6), with rotation and reuse detection. */
   async refresh(
     tenant: Tenant,
     request: { refreshToken: string; clientId: string },
-  ): Promise<SessionTokens> {
+  ): Promise<GrantOutcome> {
     const outcome = await this.db.rawTransaction(async (sql): Promise<Outcome> => {
       const [row] = await sql.query<{
         familyId: string;
@@ -180,31 +158,27 @@ export class MemberSessions {
         [tenant.id, digest(request.refreshToken)],
       );
       if (!row || row.expired)
-        return { error: invalidGrant('The refresh token is unknown, revoked or expired.') };
+        return { refused: 'The refresh token is unknown, revoked or expired.' };
       if (row.clientId !== request.clientId)
-        return { error: invalidGrant('The refresh token was issued to another client.') };
+        return { refused: 'The refresh token was issued to another client.' };
       if (row.spent) {
         const members = await this.revokeFamily(sql, tenant.id, row.familyId);
         return {
-          error: invalidGrant(
-            'The refresh token was used before: the session is revoked (sign in again).',
-          ),
+          refused: 'The refresh token was used before: the session is revoked (sign in again).',
           forget: members,
         };
       }
-      const member = await this.needs.member(tenant.id, row.memberId, sql);
-      if (!member) return { error: invalidGrant('The member no longer exists.') };
+      const member = await this.member(tenant.id, row.memberId, sql);
+      if (!member) return { refused: 'The member no longer exists.' };
       await sql.query(
         'update refresh_tokens set spent_at = now() where tenant_id = $1 and token_hash = $2',
         [tenant.id, digest(request.refreshToken)],
       );
       return { tokens: await this.issue(sql, tenant, row.clientId, member, row.familyId) };
     });
-    if ('error' in outcome) {
-      for (const memberId of outcome.forget ?? []) this.tokens.forget(tenant.id, memberId);
-      throw outcome.error;
-    }
-    return outcome.tokens;
+    if (!('refused' in outcome)) return outcome;
+    for (const memberId of outcome.forget ?? []) this.tokens.forget(tenant.id, memberId);
+    return { refused: outcome.refused };
   }
 
   /**
@@ -241,20 +215,29 @@ export class MemberSessions {
       tenantId,
       memberId,
     ]);
-    await sql.query('insert into auth_invalidations (tenant_id, app_id) values ($1, $2)', [
-      tenantId,
-      memberId,
-    ]);
+    await this.tokens.invalidate(sql, tenantId, memberId);
+  }
+
+  /** Removes expired codes and refresh tokens (the members.prune job); answers how many. */
+  async prune(): Promise<{ authorizationCodes: number; refreshTokens: number }> {
+    // Kept an hour past expiry: a used code presented again still revokes its tokens meanwhile.
+    const codes = await this.db.query(
+      "delete from authorization_codes where expires_at < now() - interval '1 hour' returning 1",
+    );
+    const refreshTokens = await this.db.query(
+      'delete from refresh_tokens where expires_at < now() returning 1',
+    );
+    return { authorizationCodes: codes.length, refreshTokens: refreshTokens.length };
   }
 
   private async issue(
     sql: RawSql,
     tenant: Tenant,
     clientId: string,
-    member: TokenMember,
+    member: MemberGrant,
     familyId: string,
   ): Promise<SessionTokens> {
-    const access = await this.tokens.issueMember(tenant, clientId, member);
+    const access = await this.tokens.issue(tenant, clientId, member);
     const refreshToken = newSecret();
     await sql.query(
       `insert into refresh_tokens (tenant_id, token_hash, family_id, client_id, member_id,
@@ -279,8 +262,18 @@ export class MemberSessions {
     };
   }
 
+  /** Deletes a family and revokes the access tokens issued in it that have not expired yet;
+   * answers the members whose cached tokens to drop once the transaction commits. */
   private async revokeFamily(sql: RawSql, tenantId: number, familyId: string): Promise<string[]> {
-    const rows = await sql.query<{ memberId: string }>(REVOKE_FAMILY, [tenantId, familyId]);
-    return rows.map((r) => r.memberId);
+    const rows = await sql.query<{ memberId: string; jti: string; expiresAt: Date }>(
+      DELETE_FAMILY,
+      [tenantId, familyId],
+    );
+    await this.tokens.revoke(
+      sql,
+      tenantId,
+      rows.map((r) => ({ jti: r.jti, subjectId: r.memberId, expiresAt: r.expiresAt })),
+    );
+    return [...new Set(rows.map((r) => r.memberId))];
   }
 }

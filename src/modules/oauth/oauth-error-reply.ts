@@ -1,0 +1,33 @@
+// The token endpoint's errors answer RFC 6749 §5.2 bodies, not the API's, with no-store.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { knownApiError } from '../../http/domain-errors.ts';
+import { sendError } from '../../http/error-handler.ts';
+import { OAuthError, invalidRequest, oauthErrors } from './oauth-errors.ts';
+
+export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply
+    .code(error.status)
+    .header('Cache-Control', 'no-store')
+    .header('Pragma', 'no-cache')
+    .type('application/json; charset=utf-8')
+    .send({ error: error.error, error_description: error.message });
+}
+
+/** The error handler of the token, revocation and metadata routes. */
+export function oauthErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof OAuthError) return sendOAuthError(reply, error);
+  // Host and version problems are not OAuth errors: they keep the API's error body.
+  const known = knownApiError(error);
+  if (known && (known.statusCode === 404 || known.statusCode === 406))
+    return sendError(reply, known);
+  if (error.validation || known || (error.statusCode ?? 500) < 500) {
+    return sendOAuthError(reply, invalidRequest(`The request is not valid: ${error.message}`));
+  }
+  request.log.error({ err: error }, 'token endpoint failed');
+  return sendOAuthError(reply, oauthErrors.serverError());
+}
