@@ -2,12 +2,8 @@
 // company module knows them at that moment (end to end: token endpoint, company, analytics).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import {
-  MANAGEMENT,
-  createStore,
-  deviceInStore,
-  expectStatus,
-} from '../company/company-fixtures.ts';
+import { MANAGEMENT, createStore, deviceInStore } from '../company/company-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { ingest, logsOk } from './analytics-fixtures.ts';
 
 let api: TestApi;

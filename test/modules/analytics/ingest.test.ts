@@ -5,15 +5,8 @@ import { counterNamed } from '../../../src/modules/analytics/analytics-counters.
 import { AnalyticsService } from '../../../src/modules/analytics/analytics-service.ts';
 import type { Principal } from '../../../src/http/authentication.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import {
-  expectError,
-  INGESTED,
-  ingest,
-  ingestOk,
-  logsOk,
-  oaDate,
-  sample,
-} from './analytics-fixtures.ts';
+import { INGESTED, ingest, ingestOk, logsOk, oaDate, sample } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -3,15 +3,8 @@
 // under concurrent ingestion, forged and foreign continuation tokens, tenancy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import {
-  allPages,
-  expectError,
-  ingest,
-  ingestOk,
-  logs,
-  logsOk,
-  oaDate,
-} from './analytics-fixtures.ts';
+import { allPages, ingest, ingestOk, logs, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

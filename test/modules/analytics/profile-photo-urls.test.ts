@@ -4,7 +4,8 @@
 // refused (all or nothing) naming the record's index and field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingest, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { ingest, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -2,7 +2,8 @@
 // month and year in the tenant's time zone, checked against counts made by brute force.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingestOk, oaDate } from './analytics-fixtures.ts';
+import { ingestOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

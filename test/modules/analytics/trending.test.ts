@@ -2,7 +2,8 @@
 // a hand-checked example, replacing a day on a second run, and POST /management/analytics/trending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

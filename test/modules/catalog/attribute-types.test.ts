@@ -6,16 +6,18 @@ import {
   CATALOG,
   createAttributeType,
   createItem,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   getItem,
   unique,
   type AttributeTypeJson,
   type DynamicAttributeJson,
   type Page,
 } from './catalog-fixtures.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -7,15 +7,17 @@ import {
   createBrand,
   createCategory,
   createItem,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   unique,
   type BrandJson,
   type CategoryJson,
   type Page,
 } from './catalog-fixtures.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -12,10 +12,6 @@ import {
   createItem,
   createPriceType,
   createTag,
-  etagOf,
-  expectError,
-  expectFieldError,
-  expectStatus,
   privateToken,
   type AttributeTypeJson,
   type BrandJson,
@@ -24,6 +20,7 @@ import {
   type PriceTypeJson,
   type TagJson,
 } from './catalog-fixtures.ts';
+import { etagOf, expectError, expectFieldError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

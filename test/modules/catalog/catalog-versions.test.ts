@@ -11,13 +11,11 @@ import {
   createItem,
   createPriceType,
   createTag,
-  etagOf,
-  expectError,
-  expectStatus,
   getItem,
   itemEtag,
   unique,
 } from './catalog-fixtures.ts';
+import { etagOf, expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

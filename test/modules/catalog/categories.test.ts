@@ -7,14 +7,16 @@ import {
   CATALOG,
   createCategory,
   createItem,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   type CategoryJson,
   type CategoryTreeItemJson,
   type MetadataJson,
 } from './catalog-fixtures.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -12,11 +12,10 @@ import {
   createItem,
   createPriceType,
   createTag,
-  expectError,
-  expectStatus,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 import {
   CSV,
   EXPORTS,

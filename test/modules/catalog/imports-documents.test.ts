@@ -5,7 +5,8 @@
 // item, and through search and its navigation counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { CATALOG, createItem, expectStatus, type ItemJson, type Page } from './catalog-fixtures.ts';
+import { CATALOG, createItem, type ItemJson, type Page } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { JSONL, importResults, jsonl, runImport, startImportApi } from './imports-fixtures.ts';
 import { navigationCounts, navigationOf, searchOk } from './search-fixtures.ts';
 

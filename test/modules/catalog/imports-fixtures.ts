@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectStatus } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 export interface ImportJobJson {
   Id: number;

@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { CATALOG, expectStatus, type ItemJson, type Page } from './catalog-fixtures.ts';
+import { CATALOG, type ItemJson, type Page } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import {
   CSV,
   IMPORTS,

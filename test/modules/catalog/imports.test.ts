@@ -7,11 +7,10 @@ import {
   CATALOG,
   createBrand,
   createPriceType,
-  expectError,
-  expectStatus,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 import {
   CSV,
   IMPORTS,

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { CATALOG, createItem, expectStatus } from './catalog-fixtures.ts';
+import { CATALOG, createItem } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -8,9 +8,9 @@ import {
   createItem,
   createPriceType,
   createTag,
-  expectStatus,
   getItem,
 } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

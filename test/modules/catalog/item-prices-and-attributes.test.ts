@@ -7,10 +7,6 @@ import {
   createAttributeType,
   createItem,
   createPriceType,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   getItem,
   itemEtag,
   type DynamicAttributeJson,
@@ -18,6 +14,12 @@ import {
   type PriceJson,
   type PriceTypeJson,
 } from './catalog-fixtures.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -10,11 +10,9 @@ import {
   createItem,
   createPriceType,
   createTag,
-  expectError,
-  expectFieldError,
-  expectUnknownField,
   privateToken,
 } from './catalog-fixtures.ts';
+import { expectError, expectFieldError, expectUnknownField } from '../../support/expectations.ts';
 import { idsOf, searchItems, searchOk } from './search-fixtures.ts';
 
 let api: TestApi;

@@ -11,10 +11,10 @@ import {
   createItem,
   createPriceType,
   createTag,
-  expectStatus,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { navigationCounts, navigationOf, searchOk } from './search-fixtures.ts';
 
 let api: TestApi;

@@ -11,10 +11,10 @@ import {
   createItem,
   createPriceType,
   createTag,
-  expectStatus,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { PREPARED_SHAPES } from '../../../src/modules/catalog/search/search-service.ts';
 import { idsOf, searchOk, type SearchResultJson } from './search-fixtures.ts';
 

@@ -15,10 +15,10 @@ import {
   createItem,
   createPriceType,
   createTag,
-  expectStatus,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { JSONL, jsonl, runImport, startImportApi } from './imports-fixtures.ts';
 import { searchOk } from './search-fixtures.ts';
 

@@ -3,7 +3,8 @@
 // write at the next request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { CATALOG, createItem, expectStatus, type ItemJson } from './catalog-fixtures.ts';
+import { CATALOG, createItem, type ItemJson } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { idsOf, searchOk } from './search-fixtures.ts';
 
 let api: TestApi;

@@ -6,15 +6,12 @@ import { startTestApi, type TestApi, type TestTenant } from '../../support/test-
 import {
   CATALOG,
   createItem,
-  etagOf,
-  expectError,
-  expectFieldError,
-  expectStatus,
   getItem,
   itemEtag,
   type ItemJson,
   type VariantGroupJson,
 } from './catalog-fixtures.ts';
+import { etagOf, expectError, expectFieldError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -4,15 +4,8 @@
 // records, where it fails the record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import {
-  CATALOG,
-  createItem,
-  expectFieldError,
-  expectStatus,
-  getItem,
-  type ItemJson,
-  type Page,
-} from './catalog-fixtures.ts';
+import { CATALOG, createItem, getItem, type ItemJson, type Page } from './catalog-fixtures.ts';
+import { expectFieldError, expectStatus } from '../../support/expectations.ts';
 import { CSV, JSONL, importResults, jsonl, runImport, startImportApi } from './imports-fixtures.ts';
 
 const ITEM = `${CATALOG}/item`;

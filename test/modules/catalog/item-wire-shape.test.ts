@@ -13,10 +13,10 @@ import {
   createCategory,
   createPriceType,
   createTag,
-  expectStatus,
   unique,
   type ItemJson,
 } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -9,11 +9,11 @@ import {
   createCategory,
   createPriceType,
   createTag,
-  expectStatus,
   unique,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 export let api: TestApi;
 export let acme: TestTenant;

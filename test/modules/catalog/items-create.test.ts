@@ -7,15 +7,17 @@ import {
   createAttributeType,
   createItem,
   createPriceType,
+  getItem,
+  itemEtag,
+  type ItemJson,
+} from './catalog-fixtures.ts';
+import {
   etagOf,
   expectError,
   expectFieldError,
   expectStatus,
   expectUnknownField,
-  getItem,
-  itemEtag,
-  type ItemJson,
-} from './catalog-fixtures.ts';
+} from '../../support/expectations.ts';
 import {
   useItemsApi,
   api,

@@ -1,12 +1,7 @@
 // Items (contract §5.3): delete.
 import { describe, expect, it } from 'vitest';
-import {
-  CATALOG,
-  createItem,
-  expectError,
-  expectFieldError,
-  expectStatus,
-} from './catalog-fixtures.ts';
+import { CATALOG, createItem } from './catalog-fixtures.ts';
+import { expectError, expectFieldError, expectStatus } from '../../support/expectations.ts';
 import {
   useItemsApi,
   api,

@@ -4,13 +4,11 @@ import {
   CATALOG,
   createItem,
   createPriceType,
-  etagOf,
-  expectError,
-  expectStatus,
   getItem,
   itemEtag,
   type ItemJson,
 } from './catalog-fixtures.ts';
+import { etagOf, expectError, expectStatus } from '../../support/expectations.ts';
 import { useItemsApi, api, acme, put, patch, remove, fetch } from './items-context.ts';
 
 useItemsApi();

@@ -1,15 +1,12 @@
 // Items (contract §5.3): partial update (Id in the path or the body).
 import { describe, expect, it } from 'vitest';
+import { createItem, getItem, sleep, type ItemJson } from './catalog-fixtures.ts';
 import {
-  createItem,
   expectError,
   expectFieldError,
   expectStatus,
   expectUnknownField,
-  getItem,
-  sleep,
-  type ItemJson,
-} from './catalog-fixtures.ts';
+} from '../../support/expectations.ts';
 import { useItemsApi, api, acme, ITEM, sku, patch, fullItemBody } from './items-context.ts';
 
 useItemsApi();

@@ -3,16 +3,18 @@ import { describe, expect, it } from 'vitest';
 import {
   createItem,
   createPriceType,
-  etagOf,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   getItem,
   itemEtag,
   sleep,
   type ItemJson,
 } from './catalog-fixtures.ts';
+import {
+  etagOf,
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 import { useItemsApi, api, acme, ITEM, sku, put, fetch, fullItemBody } from './items-context.ts';
 
 useItemsApi();

@@ -6,11 +6,10 @@ import {
   createBrand,
   createCategory,
   createItem,
-  expectFieldError,
-  expectStatus,
   type ItemJson,
   type Page,
 } from './catalog-fixtures.ts';
+import { expectFieldError, expectStatus } from '../../support/expectations.ts';
 import {
   useItemsApi,
   api,

@@ -5,14 +5,16 @@ import {
   CATALOG,
   createItem,
   createPriceType,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   getItem,
   type Page,
   type PriceTypeJson,
 } from './catalog-fixtures.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

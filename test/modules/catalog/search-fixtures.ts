@@ -1,7 +1,8 @@
 // Helpers of the item search tests (POST /private/catalog/items).
 import { expect } from 'vitest';
 import type { TestApi, TestTenant } from '../../support/test-api.ts';
-import { CATALOG, expectStatus, type ItemJson } from './catalog-fixtures.ts';
+import { CATALOG, type ItemJson } from './catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 export interface Facet {
   Id: number;

@@ -6,15 +6,17 @@ import {
   CATALOG,
   createItem,
   createTag,
-  expectError,
-  expectFieldError,
-  expectStatus,
-  expectUnknownField,
   getItem,
   unique,
   type Page,
   type TagJson,
 } from './catalog-fixtures.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectStatus,
+  expectUnknownField,
+} from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

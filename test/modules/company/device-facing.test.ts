@@ -10,11 +10,10 @@ import {
   createStore,
   daysFromNow,
   deviceInStore,
-  expectError,
-  expectStatus,
   uniqueId,
   type LogicalDeviceJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

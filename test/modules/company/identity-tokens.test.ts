@@ -10,13 +10,12 @@ import {
   createPhysicalDevice,
   createStore,
   deviceInStore,
-  expectError,
-  expectStatus,
   identityToken,
   requestIdentityToken,
   type LogicalDeviceJson,
   uniqueId,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -8,12 +8,11 @@ import {
   createLogicalDevice,
   createPhysicalDevice,
   daysFromNow,
-  expectError,
-  expectStatus,
   uniqueId,
   type LogicalDeviceJson,
   type Page,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -10,11 +10,10 @@ import {
   createLogicalDevice,
   createPhysicalDevice,
   createStore,
-  expectError,
-  expectStatus,
   MANAGEMENT,
   type LogicalDeviceJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

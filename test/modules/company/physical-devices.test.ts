@@ -8,12 +8,11 @@ import {
   createLogicalDevice,
   createPhysicalDevice,
   createStore,
-  expectError,
-  expectStatus,
   uniqueId,
   type Page,
   type PhysicalDeviceJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -7,11 +7,10 @@ import {
   createApp,
   createPhysicalDevice,
   createStore,
-  expectError,
-  expectStatus,
   type Page,
   type StoreJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

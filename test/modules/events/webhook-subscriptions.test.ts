@@ -1,6 +1,7 @@
 // /management/webhooks: create, fetch, list, update (enable/disable), delete, rotate the secret.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { expectError } from '../../support/expectations.ts';
+import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 
 interface SubscriptionJson {
   Id: number;
@@ -36,16 +37,6 @@ async function create(body: Record<string, unknown>, tenant = acme) {
     tenant,
     body: { Url: URL_, EventTypes: ['item.*'], ...body },
   });
-}
-
-function expectError(
-  response: { statusCode: number; body: string },
-  status: number,
-  code?: string,
-) {
-  expect(response.statusCode, response.body).toBe(status);
-  const body = errorBody(response as never);
-  if (code) expect(body.Code).toBe(code);
 }
 
 describe('POST /management/webhooks', () => {

@@ -1,6 +1,6 @@
 // Shared setup of the apps tests (split by behaviour): the server, tenants and request helpers.
-import { afterAll, beforeAll, expect } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 
 export let api: TestApi;
 export let acme: TestTenant;
@@ -15,16 +15,6 @@ export const TYPE_DESCRIPTIONS: Record<number, string> = {
   4: 'Device',
 };
 export const APPS = '/management/oauth/apps';
-
-export function expectValidation(
-  response: Awaited<ReturnType<TestApi['call']>>,
-  field: string,
-): void {
-  expect(response.statusCode, response.body).toBe(400);
-  const body = errorBody(response);
-  expect(body.Code).toBe('ValidationFailed');
-  expect(body.Errors?.map((e) => e.Field)).toContain(field);
-}
 
 export async function getApp(id: string, tenant: TestTenant = acme) {
   return api.call({ url: `${APPS}/${id}`, tenant });
