@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
-import { createMember, signIn, type MemberJson } from '../modules/members/members-helpers.ts';
+import { createMember, signIn, type MemberJson } from '../modules/members/members-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

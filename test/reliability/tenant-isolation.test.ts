@@ -10,7 +10,7 @@ import {
   createStore,
 } from '../modules/company/company-fixtures.ts';
 import { createAsset, pdf } from '../modules/storage/storage-fixtures.ts';
-import { createMember, signIn } from '../modules/members/members-helpers.ts';
+import { createMember, signIn } from '../modules/members/members-fixtures.ts';
 import { operationsOf, type FuzzOperation } from './fuzz-requests.ts';
 
 /** What one tenant owns, by the path parameter that names it. */

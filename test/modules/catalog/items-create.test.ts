@@ -30,7 +30,7 @@ import {
   searchOk,
   totalItems,
   fullItemBody,
-} from './items-context.ts';
+} from './items-fixtures.ts';
 
 useItemsApi();
 

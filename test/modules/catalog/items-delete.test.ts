@@ -10,7 +10,7 @@ import {
   fetch,
   totalItems,
   fullItemBody,
-} from './items-context.ts';
+} from './items-fixtures.ts';
 
 useItemsApi();
 

@@ -9,7 +9,7 @@ import {
   type ItemJson,
 } from './catalog-fixtures.ts';
 import { etagOf, expectError, expectStatus } from '../../support/expectations.ts';
-import { useItemsApi, api, acme, put, patch, remove, fetch } from './items-context.ts';
+import { useItemsApi, api, acme, put, patch, remove, fetch } from './items-fixtures.ts';
 
 useItemsApi();
 

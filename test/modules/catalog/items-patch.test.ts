@@ -7,7 +7,7 @@ import {
   expectStatus,
   expectUnknownField,
 } from '../../support/expectations.ts';
-import { useItemsApi, api, acme, ITEM, sku, patch, fullItemBody } from './items-context.ts';
+import { useItemsApi, api, acme, ITEM, sku, patch, fullItemBody } from './items-fixtures.ts';
 
 useItemsApi();
 

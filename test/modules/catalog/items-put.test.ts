@@ -15,7 +15,7 @@ import {
   expectStatus,
   expectUnknownField,
 } from '../../support/expectations.ts';
-import { useItemsApi, api, acme, ITEM, sku, put, fetch, fullItemBody } from './items-context.ts';
+import { useItemsApi, api, acme, ITEM, sku, put, fetch, fullItemBody } from './items-fixtures.ts';
 
 useItemsApi();
 

@@ -20,7 +20,7 @@ import {
   search,
   searchOk,
   totalItems,
-} from './items-context.ts';
+} from './items-fixtures.ts';
 
 useItemsApi();
 

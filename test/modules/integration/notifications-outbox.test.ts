@@ -8,7 +8,7 @@ import {
   type MailTransport,
 } from '../../../src/modules/notifications/outbox.ts';
 import { startTestApi, type TestApi } from '../../support/test-api.ts';
-import { waitFor } from './integration-helpers.ts';
+import { waitFor } from './integration-fixtures.ts';
 
 let api: TestApi;
 let tenantId: number;

@@ -11,7 +11,7 @@ import {
   tenantIdOf,
   waitFor,
   waitForStatus,
-} from './integration-helpers.ts';
+} from './integration-fixtures.ts';
 
 interface Received {
   from: string | undefined;

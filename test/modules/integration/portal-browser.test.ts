@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../support/browser.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { ControlledProvisioner, createEndpoint, waitForStatus } from './integration-helpers.ts';
+import { ControlledProvisioner, createEndpoint, waitForStatus } from './integration-fixtures.ts';
 
 const provisioner = new ControlledProvisioner();
 let api: TestApi;

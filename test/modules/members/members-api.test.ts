@@ -2,7 +2,7 @@
 // error, bad input, and other tenants' members out of reach. No answer carries a password or hash.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { GOOD_PASSWORD, createMember, type MemberJson } from './members-helpers.ts';
+import { GOOD_PASSWORD, createMember, type MemberJson } from './members-fixtures.ts';
 
 const BASE = '/management/security/members';
 

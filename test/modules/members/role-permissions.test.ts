@@ -3,7 +3,7 @@
 // keep their scopes' rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { createMember, signIn } from './members-helpers.ts';
+import { createMember, signIn } from './members-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

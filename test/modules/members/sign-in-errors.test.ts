@@ -4,7 +4,7 @@
 // tenants (a member of A on B's host, A's code and refresh token at B).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { oauthError } from '../oauth/oauth-helpers.ts';
+import { oauthError } from '../oauth/oauth-fixtures.ts';
 import {
   GOOD_PASSWORD,
   authorizeParams,
@@ -19,7 +19,7 @@ import {
   signIn,
   submitSignIn,
   tokenRequest,
-} from './members-helpers.ts';
+} from './members-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -13,7 +13,7 @@ import {
   signIn,
   submitSignIn,
   tokenRequest,
-} from './members-helpers.ts';
+} from './members-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

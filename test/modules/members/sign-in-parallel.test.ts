@@ -19,7 +19,7 @@ import {
   getAuthorize,
   newPkce,
   postAuthorize,
-} from './members-helpers.ts';
+} from './members-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, AppList } from '../../../src/modules/oauth/app-schemas.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 import { expectWireShape } from '../../support/wire-shape.ts';
-import type { AppJson } from './oauth-helpers.ts';
+import type { AppJson } from './oauth-fixtures.ts';
 
 const APPS = '/management/oauth/apps';
 

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { basicAuth, errorBody } from '../../support/test-api.ts';
-import { createApp, oauthError, oauthRequest, type AppJson } from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-context.ts';
+import { createApp, oauthError, oauthRequest, type AppJson } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-fixtures.ts';
 import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();

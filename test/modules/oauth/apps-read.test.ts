@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, type TestTenant } from '../../support/test-api.ts';
-import { createApp, type AppJson } from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, TYPE_DESCRIPTIONS, APPS, getApp } from './apps-context.ts';
+import { createApp, type AppJson } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, TYPE_DESCRIPTIONS, APPS, getApp } from './apps-fixtures.ts';
 import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();

@@ -8,8 +8,8 @@ import {
   oauthRequest,
   type AppJson,
   type TokenJson,
-} from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-context.ts';
+} from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-fixtures.ts';
 import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();

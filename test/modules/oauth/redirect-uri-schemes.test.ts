@@ -16,7 +16,7 @@ import {
   newPkce,
   postAuthorize,
   submitSignIn,
-} from '../members/members-helpers.ts';
+} from '../members/members-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

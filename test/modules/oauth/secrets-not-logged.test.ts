@@ -2,7 +2,7 @@
 // successful paths and on the failing ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { FORM, oauthRequest, type AppJson, type TokenJson } from './oauth-helpers.ts';
+import { FORM, oauthRequest, type AppJson, type TokenJson } from './oauth-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

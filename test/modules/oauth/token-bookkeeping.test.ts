@@ -7,7 +7,7 @@ import { FREE_FAILURES } from '../../../src/modules/oauth/client-authentication.
 import { pruneOAuthRecords } from '../../../src/modules/oauth/oauth-pruning.ts';
 import { basicAuth, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 import { openTestDatabase } from '../../support/test-database.ts';
-import { createApp, oauthError, oauthRequest } from './oauth-helpers.ts';
+import { createApp, oauthError, oauthRequest } from './oauth-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
 import { LogLines, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { waitFor } from '../integration/integration-helpers.ts';
+import { waitFor } from '../integration/integration-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

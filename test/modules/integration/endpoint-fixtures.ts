@@ -7,7 +7,7 @@ import {
   ENDPOINT,
   subscriptionKeyOf,
   waitForStatus,
-} from './integration-helpers.ts';
+} from './integration-fixtures.ts';
 
 export const provisioner = new ControlledProvisioner();
 export let api: TestApi;

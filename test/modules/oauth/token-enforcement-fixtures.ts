@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll } from 'vitest';
 import { basicAuth, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { createApp, oauthRequest, SCOPES_BY_TYPE, type CreatedApp } from './oauth-helpers.ts';
+import { createApp, oauthRequest, SCOPES_BY_TYPE, type CreatedApp } from './oauth-fixtures.ts';
 
 export let api: TestApi;
 export let acme: TestTenant;

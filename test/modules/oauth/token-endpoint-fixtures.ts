@@ -1,7 +1,7 @@
 // Shared setup of the token-endpoint tests (split by behaviour): the server, tenants and request helpers.
 import { afterAll, beforeAll } from 'vitest';
 import { basicAuth, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { createApp, type CreatedApp } from './oauth-helpers.ts';
+import { createApp, type CreatedApp } from './oauth-fixtures.ts';
 
 export let api: TestApi;
 export let acme: TestTenant;
