@@ -1,20 +1,18 @@
 // Every operation that takes a token belongs to an area (src/http/route-permissions.ts), so a
 // member's roles decide about it; a new route outside every area would silently become the
 // owner's only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accessForPath } from '../../src/http/route-access.ts';
 import { areaOf } from '../../src/http/route-permissions.ts';
-import { startTestApi, type TestApi } from '../support/test-api.ts';
+import { useTestApi } from '../support/test-api.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let paths: string[];
 
 beforeAll(async () => {
-  api = await startTestApi();
   const document = (await api.call({ url: '/openapi.json' })).json<{ paths: object }>();
   paths = Object.keys(document.paths);
 });
-afterAll(() => api?.close());
 
 describe('route areas', () => {
   it('puts every path that needs a token in an area', () => {

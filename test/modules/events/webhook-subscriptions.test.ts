@@ -1,7 +1,7 @@
 // /management/webhooks: create, fetch, list, update (enable/disable), delete, rotate the secret.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../../support/expectations.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 
 interface SubscriptionJson {
   Id: number;
@@ -18,17 +18,10 @@ interface SubscriptionJson {
   ModifiedDate: string;
 }
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
+const api = useTestApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal:9000' });
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 const URL_ = 'https://hooks.example.com/omni';
-
-beforeAll(async () => {
-  api = await startTestApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal:9000' });
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
-});
-afterAll(() => api.close());
 
 async function create(body: Record<string, unknown>, tenant = acme) {
   return api.call({

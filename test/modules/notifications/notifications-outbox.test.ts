@@ -1,24 +1,22 @@
 // The outbox keeps notifications until they are sent: records kept while no SMTP was set are sent
 // once servers with SMTP start (each queues the unsent records again), once each even when two
 // such servers start together; sent records are pruned after their retention.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
 import {
   SENT_RETENTION_DAYS,
   type MailTransport,
 } from '../../../src/modules/notifications/outbox.ts';
-import { startTestApi, type TestApi } from '../../support/test-api.ts';
+import { useTestApi } from '../../support/test-api.ts';
 import { waitFor } from '../integration/integration-fixtures.ts';
 
-let api: TestApi;
+const api = useTestApi({ JOB_POLLING_INTERVAL_SECONDS: '1' });
 let tenantId: number;
 
 beforeAll(async () => {
-  api = await startTestApi({ JOB_POLLING_INTERVAL_SECONDS: '1' });
   await api.createTenant('acme');
   tenantId = (await api.services.tenants.findByName('acme'))!.id;
 });
-afterAll(() => api.close());
 
 class RecordingTransport implements MailTransport {
   readonly sent: { to: string; subject: string }[] = [];

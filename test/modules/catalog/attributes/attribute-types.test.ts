@@ -1,7 +1,7 @@
 // Dynamic attribute types (contract §5.3) `{Id, Description}`: create, fetch, list, update,
 // patch, delete (409 while items use it), and the values of a type that items use.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -19,14 +19,8 @@ import {
   expectUnknownField,
 } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const URL = `${CATALOG}/dynamicattributetypes`;
 const post = (body: unknown) => api.call({ method: 'POST', url: URL, tenant: acme, body });

@@ -1,7 +1,7 @@
 // Brands (contract §5.3) `{Id, Name}`: CRUD, list, and the distinct brands of the items in a
 // category and all its subcategories.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createBrand,
@@ -19,14 +19,8 @@ import {
   expectUnknownField,
 } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const URL = `${CATALOG}/brand`;
 const post = (body: unknown) => api.call({ method: 'POST', url: URL, tenant: acme, body });

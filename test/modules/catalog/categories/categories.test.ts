@@ -1,8 +1,8 @@
 // Categories (contract §5.3): create (with parent), fetch with metadata, update, patch, remove
 // (409 while it has items or children), the full tree, SubCategoryCount, metadata operations,
 // and 409 for a cycle.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createCategory,
@@ -18,14 +18,8 @@ import {
   expectUnknownField,
 } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const URL = `${CATALOG}/category`;
 const META = `${CATALOG}/categorymetadata`;

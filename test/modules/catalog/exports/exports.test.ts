@@ -2,8 +2,8 @@
 // asset, in the import's layout; the file imported into an empty tenant gives the same catalog,
 // compared item by item.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTenant, type TestTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -21,13 +21,13 @@ import {
   EXPORTS,
   JSONL,
   runImport,
-  startImportApi,
+  useImportApi,
   waitForJob,
   type ExportJobJson,
 } from '../imports/imports-fixtures.ts';
 
-let api: Awaited<ReturnType<typeof startImportApi>>;
-let source: TestTenant;
+const api = useImportApi();
+const source = useTenant(api, 'export-source');
 let counter = 0;
 
 async function items(tenant: TestTenant): Promise<ItemJson[]> {
@@ -99,8 +99,6 @@ async function comparable(tenant: TestTenant) {
 }
 
 beforeAll(async () => {
-  api = await startImportApi();
-  source = await api.createTenant('export-source');
   const eur = await createPriceType(api, source, { PriceTypeSymbol: '€' });
   const usd = await createPriceType(api, source, { PriceTypeSymbol: 'USD' });
   const parent = await createCategory(api, source, { Name: 'Clothing' });
@@ -154,7 +152,6 @@ beforeAll(async () => {
   });
   await createItem(api, source, { SKU: 'B-1', Title: 'Bare' });
 });
-afterAll(() => api.close());
 
 describe('POST /private/catalog/exports', () => {
   for (const format of ['jsonl', 'csv'] as const) {

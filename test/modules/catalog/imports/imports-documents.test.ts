@@ -3,14 +3,14 @@
 // exactly what the trigger, i.e. the API's write path, produces for the same item: compared here
 // with the same item created through the API, with the trigger's own rebuild of each imported
 // item, and through search and its navigation counts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../../support/test-api.ts';
 import { CATALOG, createItem, type ItemJson, type Page } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
-import { JSONL, importResults, jsonl, runImport, startImportApi } from './imports-fixtures.ts';
+import { JSONL, importResults, jsonl, runImport, useImportApi } from './imports-fixtures.ts';
 import { navigationCounts, navigationOf, searchOk } from '../search/search-fixtures.ts';
 
-let api: Awaited<ReturnType<typeof startImportApi>>;
+const api = useImportApi();
 let tenant: TestTenant;
 let imported: ItemJson[];
 
@@ -65,7 +65,6 @@ const records = [
 ];
 
 beforeAll(async () => {
-  api = await startImportApi();
   tenant = await api.createTenant(`impdoc-${Date.now() % 100000}`);
   const job = await runImport(
     api,
@@ -83,7 +82,6 @@ beforeAll(async () => {
     imported.push(response.json<ItemJson>());
   }
 });
-afterAll(() => api.close());
 
 async function storedRows(ids: number[]): Promise<StoredRow[]> {
   return api.database.handle.query<StoredRow>(

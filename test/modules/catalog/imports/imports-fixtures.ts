@@ -4,7 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import {
+  startTestApi,
+  useStartedApi,
+  type TestApi,
+  type TestTenant,
+} from '../../../support/test-api.ts';
 import { expectStatus } from '../../../support/expectations.ts';
 
 export interface ImportJobJson {
@@ -61,6 +66,10 @@ export async function startImportApi(env: Record<string, string> = {}) {
     },
   });
 }
+
+/** The file's import API, started before its tests and closed after them (useTestApi). */
+export const useImportApi = (env: Record<string, string> = {}) =>
+  useStartedApi(() => startImportApi(env));
 
 export const jsonl = (records: unknown[]) =>
   records.map((r) => JSON.stringify(r)).join('\n') + '\n';

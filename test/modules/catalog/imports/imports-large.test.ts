@@ -6,19 +6,14 @@
 // not grow with the records read: its peak stays under a fixed bound, and the second half of the
 // run peaks no higher than the first (give or take the collector's timing).
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { CATALOG, type ItemJson, type Page } from '../catalog-fixtures.ts';
-import { importAsset, sampleMemory, startImportApi } from './imports-fixtures.ts';
+import { importAsset, sampleMemory, useImportApi } from './imports-fixtures.ts';
 
 const ROWS = Number(process.env.IMPORT_TEST_ROWS ?? 10_000);
 // Measured: +27 MB at 20k records on PGlite, +171 MB peak at 1M (a 285 MB file) on PostgreSQL.
 const HEAP_BOUND_MB = 256;
-let api: Awaited<ReturnType<typeof startImportApi>>;
-
-beforeAll(async () => {
-  api = await startImportApi();
-});
-afterAll(() => api.close());
+const api = useImportApi();
 
 function* records() {
   for (let i = 0; i < ROWS; i++)

@@ -4,7 +4,7 @@
 // the process: node:readline kept the whole line as one string); and nothing a record holds
 // throws past the job's own error handling.
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../../support/test-api.ts';
 import { CATALOG, type ItemJson, type Page } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
@@ -16,7 +16,7 @@ import {
   runImport,
   importAsset,
   sampleMemory,
-  startImportApi,
+  useImportApi,
   waitForJob,
   type ImportJobJson,
 } from './imports-fixtures.ts';
@@ -25,14 +25,9 @@ const MAX_RECORD_BYTES = 4096;
 /** The long line of the memory test, in MiB (IMPORT_OVER_LONG_MB=600 for the review's case). */
 const LONG_LINE_MB = Number(process.env.IMPORT_OVER_LONG_MB ?? 64);
 
-let api: Awaited<ReturnType<typeof startImportApi>>;
+const api = useImportApi({ IMPORT_MAX_RECORD_BYTES: String(MAX_RECORD_BYTES) });
 let counter = 0;
 const newTenant = () => api.createTenant(`long-${++counter}-${Date.now() % 100000}`);
-
-beforeAll(async () => {
-  api = await startImportApi({ IMPORT_MAX_RECORD_BYTES: String(MAX_RECORD_BYTES) });
-});
-afterAll(() => api.close());
 
 async function skus(tenant: TestTenant): Promise<string[]> {
   const response = await api.call({ url: `${CATALOG}/items?take=1000`, tenant });

@@ -1,7 +1,7 @@
 // POST /private/catalog/imports and its job (issue 20): each format with each error policy,
 // malformed records named by line, references by id and by name (created on request), variants by
 // GroupKey across chunks, cancel, results, and the errors of the route.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
@@ -19,19 +19,14 @@ import {
   jsonl,
   postImport,
   runImport,
-  startImportApi,
+  useImportApi,
   waitForJob,
   type ImportJobJson,
 } from './imports-fixtures.ts';
 
-let api: Awaited<ReturnType<typeof startImportApi>>;
+const api = useImportApi();
 let counter = 0;
 const newTenant = () => api.createTenant(`imp-${++counter}-${Date.now() % 100000}`);
-
-beforeAll(async () => {
-  api = await startImportApi();
-});
-afterAll(() => api.close());
 
 async function items(tenant: TestTenant): Promise<ItemJson[]> {
   const response = await api.call({ url: `${CATALOG}/items?take=1000`, tenant });

@@ -1,13 +1,13 @@
 // Deep pages start from remembered positions (item-page-anchors.ts); they must stay exact when
 // items are added or deleted in between, on this instance or on another one.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../../src/app.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import { CATALOG, createItem } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let tenantId: number;
 
 async function idsAt(
@@ -33,15 +33,12 @@ async function expectedIds(skip: number, take: number): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   tenantId = (await api.services.tenants.findByName('acme'))!.id;
   await api.database.handle.query(
     `insert into items (tenant_id, title, sku) select $1, 'Item ' || g, 'SKU-' || g from generate_series(1, 2600) g`,
     [tenantId],
   );
 });
-afterAll(() => api.close());
 
 describe('GET /private/catalog/items at deep offsets', () => {
   it('answers the same page from positions as a plain offset would', async () => {

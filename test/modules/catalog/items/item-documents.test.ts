@@ -1,7 +1,7 @@
 // Items are read from documents the database keeps up to date: every change an item shows must
 // reach its fetch and the lists at once, including names that live in other tables.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -12,14 +12,8 @@ import {
 } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 async function listed(id: number) {
   const response = await api.call({ url: `${CATALOG}/items/search?itemIds=${id}`, tenant: acme });

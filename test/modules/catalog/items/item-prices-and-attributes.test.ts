@@ -1,7 +1,7 @@
 // An item's prices and dynamic attributes (contract §5.3): PUT|GET /items/{id}/prices and
 // /items/{id}/dynamicattributes, and the same collections sent in item bodies.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -21,18 +21,15 @@ import {
   expectUnknownField,
 } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let eur: PriceTypeJson;
 let usd: PriceTypeJson;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   eur = await createPriceType(api, acme, { Description: 'Euro', PriceTypeSymbol: 'EUR' });
   usd = await createPriceType(api, acme, { Description: 'US dollar', PriceTypeSymbol: 'USD' });
 });
-afterAll(() => api.close());
 
 const putPrices = (id: number | string, body: unknown) =>
   api.call({ method: 'PUT', url: `${CATALOG}/items/${id}/prices`, tenant: acme, body });

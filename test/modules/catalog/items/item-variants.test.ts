@@ -1,8 +1,8 @@
 // Variant groups (contract §5.3): group, ungroup, move, DefaultItemId in item bodies, and what
 // deleting items does to a group. An item is stand-alone (DefaultItemId null), a default item
 // (DefaultItemId = its Id) or a variant (DefaultItemId = its default item's Id).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createItem,
@@ -11,16 +11,15 @@ import {
   type ItemJson,
   type VariantGroupJson,
 } from '../catalog-fixtures.ts';
-import { etagOf, expectError, expectFieldError, expectStatus } from '../../../support/expectations.ts';
+import {
+  etagOf,
+  expectError,
+  expectFieldError,
+  expectStatus,
+} from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const items = async (n: number) => {
   const created: ItemJson[] = [];

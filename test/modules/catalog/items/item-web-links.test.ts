@@ -2,11 +2,18 @@
 // javascript:, data: or vbscript: link would run script in their page. Refused with 400 naming the
 // field on every write (POST, PUT and PATCH, with the id in the path or the body) and in import
 // records, where it fails the record.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTenant } from '../../../support/test-api.ts';
 import { CATALOG, createItem, getItem, type ItemJson, type Page } from '../catalog-fixtures.ts';
 import { expectFieldError, expectStatus } from '../../../support/expectations.ts';
-import { CSV, JSONL, importResults, jsonl, runImport, startImportApi } from '../imports/imports-fixtures.ts';
+import {
+  CSV,
+  JSONL,
+  importResults,
+  jsonl,
+  runImport,
+  useImportApi,
+} from '../imports/imports-fixtures.ts';
 
 const ITEM = `${CATALOG}/item`;
 
@@ -40,14 +47,8 @@ const BAD_LINKS = [
   'www.example.com',
 ];
 
-let api: Awaited<ReturnType<typeof startImportApi>>;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startImportApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api?.close());
+const api = useImportApi();
+const acme = useTenant(api, 'acme');
 
 const call = (method: 'POST' | 'PUT' | 'PATCH', url: string, body: unknown) =>
   api.call({ method, url, tenant: acme, body });

@@ -2,9 +2,9 @@
 // text; every field combination the API can store must come out exactly in the shape of the
 // Item schema the OpenAPI document shows (no field missing, none extra, right types and formats),
 // on the fetch, the create, update and patch answers, and in the lists.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Item, ItemList } from '../../../../src/modules/catalog/items/item-schemas.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import { expectWireShape } from '../../../support/wire-shape.ts';
 import {
   CATALOG,
@@ -18,14 +18,8 @@ import {
 } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 // Text that JSON must escape or that is outside ASCII (the documents are ASCII with \u escapes):
 // quotes, backslashes, control characters, line and paragraph separators, accents (composed and

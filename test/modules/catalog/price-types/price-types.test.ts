@@ -1,6 +1,6 @@
 // Price types (contract §5.3) `{Id, Description, PriceTypeSymbol}` at /pricetype and /pricetypes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createItem,
@@ -16,14 +16,8 @@ import {
   expectUnknownField,
 } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const URL = `${CATALOG}/pricetype`;
 const post = (body: unknown) => api.call({ method: 'POST', url: URL, tenant: acme, body });

@@ -1,7 +1,7 @@
 // POST /private/catalog/items (contract §5.3): bad input is a 400 in the contract's error body,
 // and one tenant's search never sees nor refers to another tenant's catalog.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -12,19 +12,16 @@ import {
   createTag,
   privateToken,
 } from '../catalog-fixtures.ts';
-import { expectError, expectFieldError, expectUnknownField } from '../../../support/expectations.ts';
+import {
+  expectError,
+  expectFieldError,
+  expectUnknownField,
+} from '../../../support/expectations.ts';
 import { idsOf, searchItems, searchOk } from './search-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 describe('POST /private/catalog/items: bad input', () => {
   it.each([

@@ -3,8 +3,8 @@
 // every kind of write that changes them (item create/update, its prices, its attributes, tag
 // mappings, item delete), the navigations must equal a brute-force count over the items as
 // GET returns them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -17,8 +17,8 @@ import {
 import { expectStatus } from '../../../support/expectations.ts';
 import { navigationCounts, navigationOf, searchOk } from './search-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let items: ItemJson[];
 let tags: number[];
 let prices: number[];
@@ -26,8 +26,6 @@ let color: number;
 let size: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   tags = [];
   for (let k = 0; k < 3; k++) tags.push((await createTag(api, acme)).Id);
   prices = [
@@ -49,7 +47,6 @@ beforeAll(async () => {
       }),
     );
 });
-afterAll(() => api.close());
 
 /** Tags, price ranges and attribute values counted over the active items as GET lists them. */
 async function bruteForce() {

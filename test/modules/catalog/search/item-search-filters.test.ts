@@ -1,8 +1,8 @@
 // POST /private/catalog/items (contract §5.3): every filter alone and combined, and both
 // navigations, checked against a brute-force computation over the items fetched one by one; the
 // orderings with their id tie-break; paging that neither repeats nor skips under inserts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -18,8 +18,8 @@ import { expectStatus } from '../../../support/expectations.ts';
 import { PREPARED_SHAPES } from '../../../../src/modules/catalog/search/search-service.ts';
 import { idsOf, searchOk, type SearchResultJson } from './search-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let all: ItemJson[];
 const ids: Record<string, number> = {};
 const names = new Map<string, string>();
@@ -28,8 +28,6 @@ const COLORS = ['Red', 'Blue', 'Green'];
 const SIZES = ['S', 'M'];
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   const root = await createCategory(api, acme);
   const child = await createCategory(api, acme, { ParentCategoryId: root.Id });
   const grandchild = await createCategory(api, acme, { ParentCategoryId: child.Id });
@@ -99,7 +97,6 @@ beforeAll(async () => {
   all = (await api.call({ url: `${CATALOG}/items?take=1000`, tenant: acme })).json<Page<ItemJson>>()
     .Results;
 });
-afterAll(() => api.close());
 
 type Criteria = Record<string, unknown>;
 

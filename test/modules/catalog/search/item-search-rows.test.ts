@@ -5,8 +5,8 @@
 // row may outlive its item, and the counts must equal a count of the items; and the searches
 // that answer from them (the total of an unfiltered page, a page by Title) must agree with a
 // brute-force answer.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTenant, type TestTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -19,25 +19,21 @@ import {
   type Page,
 } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
-import { JSONL, jsonl, runImport, startImportApi } from '../imports/imports-fixtures.ts';
+import { JSONL, jsonl, runImport, useImportApi } from '../imports/imports-fixtures.ts';
 import { searchOk } from './search-fixtures.ts';
 
-let api: Awaited<ReturnType<typeof startImportApi>>;
-let acme: TestTenant;
+const api = useImportApi();
+const acme = useTenant(api, 'rows');
+const other = useTenant(api, 'rows-other');
 let tenantId: number;
-let other: TestTenant;
 
 beforeAll(async () => {
-  api = await startImportApi();
-  acme = await api.createTenant('rows');
-  other = await api.createTenant('rows-other');
   const [row] = await api.database.handle.query<{ id: number }>(
     'select id from tenants where name = $1',
     [acme.name],
   );
   tenantId = row!.id;
 });
-afterAll(() => api.close());
 
 /** Differences between the narrow rows and the items they copy (all zero when current). */
 async function drift(tenant: number) {

@@ -1,19 +1,17 @@
 // POST /private/catalog/items (contract §5.3), the text part: relevance order, prefix of the
 // last word, one typo in a word of 5+ letters, accent and case folding, and search that sees a
 // write at the next request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import { CATALOG, createItem, type ItemJson } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
 import { idsOf, searchOk } from './search-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 const items: Record<string, ItemJson> = {};
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   const make = async (key: string, body: Record<string, unknown>) =>
     (items[key] = await createItem(api, acme, body));
   await make('title', { Title: 'Espresso machine', SKU: 'EM-100' });
@@ -27,7 +25,6 @@ beforeAll(async () => {
   await make('coffee', { Title: 'Coffee mug', Name: 'Mug' });
   await make('passive', { Title: 'Espresso cups, retired', ItemStatusId: 2 });
 });
-afterAll(() => api.close());
 
 const search = (body: Record<string, unknown>) => searchOk(api, acme, body);
 const text = async (Query: string) => idsOf(await search({ Query }));

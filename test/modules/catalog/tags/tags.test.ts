@@ -1,7 +1,7 @@
 // Tags (contract §5.3) and item–tag mappings: 404 for an unknown item or tag, 409 for a
 // duplicate mapping, 409 when deleting a tag items carry.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   createItem,
@@ -18,14 +18,8 @@ import {
   expectUnknownField,
 } from '../../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const URL = `${CATALOG}/tag`;
 const post = (body: unknown) => api.call({ method: 'POST', url: URL, tenant: acme, body });
