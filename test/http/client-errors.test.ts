@@ -4,20 +4,17 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../support/test-api.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi({ LOG_LEVEL: 'trace' });
+const acme = useTenant(api, 'acme');
 let port: number;
 
 beforeAll(async () => {
-  api = await startTestApi({ LOG_LEVEL: 'trace' });
-  acme = await api.createTenant('acme');
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   port = (api.app.server.address() as AddressInfo).port;
 });
-afterAll(() => api.close());
 
 interface RawAnswer {
   status: number;

@@ -3,18 +3,16 @@
 // not an app, so its keys cannot be an app's).
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
-import { createMember, signIn, type MemberJson } from '../modules/members/members-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, errorBody } from '../support/test-api.ts';
+import { createMember, signIn, type MemberJson } from '../modules/members/members-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let alice: { member: MemberJson; token: string };
 let bob: { member: MemberJson; token: string };
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   const member = async (username: string) => ({
     member: await createMember(api, acme, username, ['catalog-editor']),
     token: (await signIn(api, acme, username)).access_token,
@@ -22,7 +20,6 @@ beforeAll(async () => {
   alice = await member('alice');
   bob = await member('bob');
 });
-afterAll(() => api?.close());
 
 function postItem(body: unknown, key: string, token?: string): Promise<LightMyRequestResponse> {
   return api.call({

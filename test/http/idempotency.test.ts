@@ -11,21 +11,18 @@ import { registerErrorHandling } from '../../src/http/error-handler.ts';
 import { registerIdempotency } from '../../src/http/idempotency.ts';
 import { IDEMPOTENCY_PRUNE_QUEUE } from '../../src/http/idempotency-pruning.ts';
 import { IdempotencyStore } from '../../src/http/idempotency-store.ts';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
+import { useTestApi, useTenant, errorBody, type TestTenant } from '../support/test-api.ts';
 
 const TTL_SECONDS = 7200;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi({ IDEMPOTENCY_KEY_TTL_SECONDS: String(TTL_SECONDS) });
+const acme = useTenant(api, 'acme');
 let other: TestTenant;
 
 beforeAll(async () => {
-  api = await startTestApi({ IDEMPOTENCY_KEY_TTL_SECONDS: String(TTL_SECONDS) });
-  acme = await api.createTenant('acme');
   other = await api.createTenant('other');
 });
-afterAll(() => api?.close());
 
 const newKey = () => randomUUID();
 

@@ -1,15 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../support/test-api.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const get = (url: string) => api.app.inject({ method: 'GET', url, headers: { host: 'localhost' } });
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  useTestApi,
+  useTenant,
   basicAuth,
   errorBody,
   startTestApi,
@@ -7,16 +9,9 @@ import {
   type TestTenant,
 } from '../support/test-api.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let beta: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  beta = await api.createTenant('beta');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const beta = useTenant(api, 'beta');
 
 const appIdsOf = (body: unknown) =>
   (body as { Results: { ApplicationId: string }[] }).Results.map((a) => a.ApplicationId);

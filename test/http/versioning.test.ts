@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, errorBody } from '../support/test-api.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 /** GET the app list with exactly this Accept header (none when undefined). */
 function listApps(accept: string | undefined) {

@@ -5,7 +5,13 @@
 // nothing (every table's row count is compared before and after it).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
+import {
+  useTestApi,
+  useTenant,
+  errorBody,
+  type TestApi,
+  type TestTenant,
+} from '../support/test-api.ts';
 import {
   bodyArbitrary,
   headerArbitrary,
@@ -21,16 +27,14 @@ const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 12);
 // fuzzed with its own form bodies (oauth-fuzz cases below).
 const SKIPPED = /^\/(health|metrics|docs|openapi\.json)/;
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let operations: FuzzOperation[];
 let countRows: () => Promise<Record<string, number>>;
 let ids: string[];
 const covered = { requests: 0, operations: new Set<string>(), statuses: new Map<number, number>() };
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   await api.createTenant('other');
   const document = (await api.call({ url: '/openapi.json' })).json<
     Parameters<typeof operationsOf>[0]
@@ -58,7 +62,6 @@ afterAll(async () => {
   console.log(
     `fuzzing: ${covered.requests} requests over ${covered.operations.size} operations; by status: ${statuses}`,
   );
-  await api?.close();
 });
 
 /** A few real entities, so that some fuzzed ids name something and reach deeper checks. */

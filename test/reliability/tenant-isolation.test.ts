@@ -2,7 +2,7 @@
 // tenant B's host, and A's token on A's host with B's ids (in the path and in the body), is never
 // a 2xx, and no answer to A ever carries B's data (B's entities all bear a secret marker).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
+import { useTestApi, useTenant, type TestTenant } from '../support/test-api.ts';
 import {
   createDeviceType,
   createLogicalDevice,
@@ -10,7 +10,7 @@ import {
   createStore,
 } from '../modules/company/company-fixtures.ts';
 import { createAsset, pdf } from '../modules/storage/storage-fixtures.ts';
-import { createMember, signIn } from '../modules/members/members-helpers.ts';
+import { createMember, signIn } from '../modules/members/members-fixtures.ts';
 import { operationsOf, type FuzzOperation } from './fuzz-requests.ts';
 
 /** What one tenant owns, by the path parameter that names it. */
@@ -22,9 +22,9 @@ interface Owned {
   references: Record<string, string | number>;
 }
 
-let api: TestApi;
-let a: TestTenant;
-let b: TestTenant;
+const api = useTestApi();
+const a = useTenant(api, 'tenant-a');
+const b = useTenant(api, 'tenant-b');
 let ownedByB: Owned;
 let operations: FuzzOperation[];
 const counts = { operations: 0, requests: 0 };
@@ -205,9 +205,6 @@ const call = (method: string, url: string, host: string, token: string, body: st
   });
 
 beforeAll(async () => {
-  api = await startTestApi();
-  a = await api.createTenant('tenant-a');
-  b = await api.createTenant('tenant-b');
   await seed(a, 'SECRET-A-7f3c', 'a');
   ownedByB = await seed(b, 'SECRET-B-91d2', 'b');
   const document = (await api.call({ url: '/openapi.json' })).json<
@@ -221,7 +218,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`tenant isolation: ${counts.requests} requests over ${counts.operations} operations`);
-  await api?.close();
 });
 
 describe('tenant isolation matrix', () => {

@@ -1,6 +1,7 @@
 // One running API per test file on its own fresh database, called through app.inject with a
 // tenant host, plus helpers to make tenants and tokens the way a client would.
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, createServices, type ServiceOverrides, type Services } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -135,6 +136,85 @@ export async function startTestApi(
     },
   };
   return api;
+}
+
+/**
+ * The setup every API test file repeats: registers a hook that starts the server before the
+ * file's tests and one that closes it after them, and returns the server. The handle may be
+ * used once the tests (or a later hook) run, not while the file is being loaded.
+ */
+export function useTestApi(
+  env: Record<string, string> = {},
+  overrides: ServiceOverrides = {},
+): TestApi {
+  return useStartedApi(() => startTestApi(env, overrides));
+}
+
+/** useTestApi for a server that another starter builds (closed by its own close). */
+export function useStartedApi(start: () => Promise<TestApi>): TestApi {
+  let started: TestApi | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(() => started?.close());
+  const current = (): TestApi => {
+    if (!started) throw new Error('the test API is used before its beforeAll hook has run');
+    return started;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get services() {
+      return current().services;
+    },
+    get config() {
+      return current().config;
+    },
+    get database() {
+      return current().database;
+    },
+    get logs() {
+      return current().logs;
+    },
+    createTenant: (name) => current().createTenant(name),
+    issueToken: (tenant, appId, secret, scope) =>
+      current().issueToken(tenant, appId, secret, scope),
+    call: (options) => current().call(options),
+    close: () => current().close(),
+  };
+}
+
+/**
+ * A tenant of the file's server, created by a hook registered after the server's (so before the
+ * file's own hooks run). Like the server's handle, it may be read once the hooks have run.
+ */
+export function useTenant(api: TestApi, name: string): TestTenant {
+  let created: TestTenant | undefined;
+  beforeAll(async () => {
+    created = await api.createTenant(name);
+  });
+  const current = (): TestTenant => {
+    if (!created) throw new Error(`tenant ${name} is used before its beforeAll hook has run`);
+    return created;
+  };
+  return {
+    get name() {
+      return current().name;
+    },
+    get host() {
+      return current().host;
+    },
+    get appId() {
+      return current().appId;
+    },
+    get secret() {
+      return current().secret;
+    },
+    get token() {
+      return current().token;
+    },
+  };
 }
 
 /** Asserts the contract's error body and returns it. */

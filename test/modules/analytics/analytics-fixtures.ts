@@ -1,13 +1,12 @@
 // Shared helpers of the analytics tests: a valid sample record of every ingested counter (built
 // from the field specs, so a new field is covered), ingestion and log-page calls.
-import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import {
   COUNTERS,
   type CounterSpec,
   type FieldSpec,
 } from '../../../src/modules/analytics/analytics-counters.ts';
-import { errorBody, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import type { TestApi, TestTenant } from '../../support/test-api.ts';
 
 export const LOGS = '/analytics/logs';
 export const SERVER = '/private/analytics/servercounters';
@@ -91,17 +90,4 @@ export async function allPages(
     token = page.ContinuationToken;
   } while (token);
   return out;
-}
-
-export function expectError(
-  response: LightMyRequestResponse,
-  status: number,
-  code: string,
-  field?: string,
-) {
-  expect(response.statusCode, response.body).toBe(status);
-  const body = errorBody(response);
-  expect(body.Code).toBe(code);
-  if (field) expect(body.Errors?.map((e) => e.Field)).toContain(field);
-  return body;
 }

@@ -1,23 +1,13 @@
 // Records sent with an identity token carry the registered physical device and its store, as the
 // company module knows them at that moment (end to end: token endpoint, company, analytics).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import {
-  MANAGEMENT,
-  createStore,
-  deviceInStore,
-  expectStatus,
-} from '../company/company-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
+import { MANAGEMENT, createStore, deviceInStore } from '../company/company-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import { ingest, logsOk } from './analytics-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 describe('POST /analytics/logs with an identity token', () => {
   it('stamps the device and its store over whatever the record says, and follows a move', async () => {

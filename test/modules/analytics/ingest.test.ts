@@ -1,30 +1,16 @@
 // POST /analytics/logs (contract §5.6): every counter's validation and round trip, all or
 // nothing, CreatedDate rules, the identity-token stamp, tenancy.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { counterNamed } from '../../../src/modules/analytics/analytics-counters.ts';
 import { AnalyticsService } from '../../../src/modules/analytics/analytics-service.ts';
 import type { Principal } from '../../../src/http/authentication.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import {
-  expectError,
-  INGESTED,
-  ingest,
-  ingestOk,
-  logsOk,
-  oaDate,
-  sample,
-} from './analytics-fixtures.ts';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
+import { INGESTED, ingest, ingestOk, logsOk, oaDate, sample } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 
 const DAY = '2026-03-10';
 

@@ -1,28 +1,14 @@
 // GET /private/analytics/servercounters/{counter}/logs: OADate in the tenant's time zone (around
 // midnight and DST changes), from/to, filters, OmniShare over its four directions, keyset pages
 // under concurrent ingestion, forged and foreign continuation tokens, tenancy.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import {
-  allPages,
-  expectError,
-  ingest,
-  ingestOk,
-  logs,
-  logsOk,
-  oaDate,
-} from './analytics-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, type TestTenant } from '../../support/test-api.ts';
+import { allPages, ingest, ingestOk, logs, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 
 const setZone = async (tenant: TestTenant, zone: string) => {
   const response = await api.call({

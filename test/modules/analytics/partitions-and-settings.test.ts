@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAILY_QUEUE } from '../../../src/modules/analytics/analytics-module.ts';
 import { migratedDataDir, removeTempDirs, runCli, stopChildren } from '../../support/processes.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
 let api: TestApi;
 let acme: TestTenant;

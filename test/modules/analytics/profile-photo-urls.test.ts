@@ -2,18 +2,13 @@
 // counters that carry profiles) is an absolute http or https URL, or null; a javascript:, data:
 // or vbscript: URL would run script wherever a report shows the photo as a link. The batch is
 // refused (all or nothing) naming the record's index and field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingest, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
+import { ingest, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const DAY = '2026-02-03';
 const like = (PhotoUrl: unknown) => ({

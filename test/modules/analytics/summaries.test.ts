@@ -1,12 +1,13 @@
 // GET /private/analytics/servercounters/{counter}/summary/{period}: counts per day, ISO week,
 // month and year in the tenant's time zone, checked against counts made by brute force.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingestOk, oaDate } from './analytics-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, type TestTenant } from '../../support/test-api.ts';
+import { ingestOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 const instants: Date[] = [];
 
 // Pseudo-random but fixed instants over 2024-12-20 .. 2026-01-10 (crossing years, ISO weeks
@@ -23,9 +24,6 @@ function makeInstants(): Date[] {
 }
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
   instants.push(...makeInstants());
   for (let i = 0; i < instants.length; i += 1000)
     await ingestOk(
@@ -41,7 +39,6 @@ beforeAll(async () => {
     { Counter: 'ItemView', ItemId: 1, CreatedDate: '2025-05-05T00:00:00Z' },
   ]);
 });
-afterAll(() => api.close());
 
 type Row = { Year: number; Month?: number; WeekOfYear?: number; Day?: number; TotalCount: number };
 

@@ -1,21 +1,18 @@
 // Trending: action weights at /management/configuration/trendingactiontypes, the computation on
 // a hand-checked example, replacing a day on a second run, and POST /management/analytics/trending.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectError, ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, type TestTenant } from '../../support/test-api.ts';
+import { ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
+import { expectError } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 let acmeId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
   acmeId = (await api.services.tenants.findByName('acme'))!.id;
 });
-afterAll(() => api.close());
 
 const WEIGHTS = '/management/configuration/trendingactiontypes';
 const DEFAULTS = [

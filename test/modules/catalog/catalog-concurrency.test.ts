@@ -9,11 +9,10 @@ import {
   createAttributeType,
   createBrand,
   createItem,
-  expectError,
-  expectStatus,
   getItem,
   sleep,
 } from './catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 

@@ -1,9 +1,8 @@
 // Shared builders for the catalog tests: wire shapes, and price types, brands, categories, tags,
 // dynamic attribute types and items created through the API the way a client would.
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
-import { errorBody, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { etagOf, expectStatus } from '../../support/expectations.ts';
+import type { TestApi, TestTenant } from '../../support/test-api.ts';
 
 export const CATALOG = '/private/catalog';
 
@@ -110,54 +109,8 @@ export interface ItemTagMappingJson {
   TagId: number;
 }
 
-export interface ErrorJson {
-  Code: string;
-  FriendlyDescription: string;
-  Errors?: { Field: string; Message: string }[];
-}
-
 /** A name no other test of the run uses (names of brands, tags and types are unique per tenant). */
 export const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
-
-/** Asserts the status (showing the body when it differs). */
-export function expectStatus(response: LightMyRequestResponse, status: number): void {
-  expect(response.statusCode, response.body).toBe(status);
-}
-
-/** Asserts an error status with the contract's error body and, when given, its Code. */
-export function expectError(
-  response: LightMyRequestResponse,
-  status: number,
-  code?: string,
-): ErrorJson {
-  expectStatus(response, status);
-  const body = errorBody(response);
-  if (code !== undefined) expect(body.Code).toBe(code);
-  return body;
-}
-
-/** Asserts a 400 ValidationFailed whose Errors name `field`. */
-export function expectFieldError(response: LightMyRequestResponse, field: string): ErrorJson {
-  const body = expectError(response, 400, 'ValidationFailed');
-  expect(
-    body.Errors?.map((e) => e.Field),
-    response.body,
-  ).toContain(field);
-  return body;
-}
-
-/** Asserts a 400 naming an unknown body field. */
-export function expectUnknownField(response: LightMyRequestResponse, field: string): void {
-  const body = expectError(response, 400, 'ValidationFailed');
-  expect(body.Errors).toContainEqual({ Field: field, Message: 'is not a known field' });
-}
-
-/** The quoted ETag of a response. */
-export function etagOf(response: LightMyRequestResponse): string {
-  const etag = response.headers.etag;
-  expect(typeof etag, 'ETag header').toBe('string');
-  return etag as string;
-}
 
 async function post<T>(api: TestApi, tenant: TestTenant, url: string, body: unknown): Promise<T> {
   const response = await api.call({ method: 'POST', url: `${CATALOG}${url}`, tenant, body });

@@ -1,8 +1,8 @@
 // Who may use the catalog (contract §3: /private/* needs the private scope) and tenant isolation
 // (§1: nothing of one tenant is visible to another): globex can neither read nor change nor
 // refer to acme's catalog, and its lists never show acme's rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, type TestTenant } from '../../support/test-api.ts';
 import {
   CATALOG,
   consumerToken,
@@ -12,10 +12,6 @@ import {
   createItem,
   createPriceType,
   createTag,
-  etagOf,
-  expectError,
-  expectFieldError,
-  expectStatus,
   privateToken,
   type AttributeTypeJson,
   type BrandJson,
@@ -24,10 +20,11 @@ import {
   type PriceTypeJson,
   type TagJson,
 } from './catalog-fixtures.ts';
+import { etagOf, expectError, expectFieldError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 interface Catalog {
   priceType: PriceTypeJson;
@@ -85,13 +82,9 @@ let a: Catalog;
 let g: Catalog;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
   a = await seed(acme);
   g = await seed(globex);
 });
-afterAll(() => api.close());
 
 const as = (tenant: TestTenant) => ({
   get: (url: string) => api.call({ url: `${CATALOG}${url}`, tenant }),

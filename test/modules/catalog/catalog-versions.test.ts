@@ -1,8 +1,8 @@
 // Every versioned catalog resource answers an ETag and honours If-Match (contract §4,
 // concurrency), and an item's version moves whenever its document changes, also through
 // changes made elsewhere (a tag mapping, the rename of a tag, price type or attribute type).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   CATALOG,
   createAttributeType,
@@ -11,22 +11,14 @@ import {
   createItem,
   createPriceType,
   createTag,
-  etagOf,
-  expectError,
-  expectStatus,
   getItem,
   itemEtag,
   unique,
 } from './catalog-fixtures.ts';
+import { etagOf, expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 const call = (
   method: 'GET' | 'PUT' | 'PATCH' | 'DELETE',

@@ -1,9 +1,8 @@
 // Shared builders for the company tests: stores, device types, physical devices, apps and
 // identity tokens made through the API the way a client would.
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
-import { basicAuth, errorBody, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { expectStatus } from '../../support/expectations.ts';
+import { basicAuth, type TestApi, type TestTenant } from '../../support/test-api.ts';
 
 export const MANAGEMENT = '/management/company';
 
@@ -34,17 +33,6 @@ export interface Page<T> {
 }
 
 export const uniqueId = (prefix = 'dev') => `${prefix}-${randomUUID().slice(0, 8)}`;
-
-export function expectStatus(response: LightMyRequestResponse, status: number): void {
-  expect(response.statusCode, response.body).toBe(status);
-}
-
-export function expectError(response: LightMyRequestResponse, status: number, code?: string) {
-  expectStatus(response, status);
-  const body = errorBody(response);
-  if (code !== undefined) expect(body.Code).toBe(code);
-  return body;
-}
 
 export async function createStore(
   api: TestApi,

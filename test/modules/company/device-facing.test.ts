@@ -1,7 +1,7 @@
 // Device-facing logical device routes (contract §5.5): register, update, unregister and the
 // list of the caller's store, with the expiry rule and the filters, in the {"Data": …} envelope.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   createApp,
   createDeviceType,
@@ -10,30 +10,25 @@ import {
   createStore,
   daysFromNow,
   deviceInStore,
-  expectError,
-  expectStatus,
   uniqueId,
   type LogicalDeviceJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 let storeId: number;
 let token: string;
 let physicalDeviceId: string;
 let plainToken: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
   storeId = (await createStore(api, acme)).Id;
   ({ token, physicalDeviceId } = await deviceInStore(api, acme, storeId));
   const consumer = await createApp(api, acme, 1);
   plainToken = await api.issueToken(acme, consumer.id, consumer.secret);
 });
-afterAll(() => api.close());
 
 const URL = '/company/logicaldevices';
 const register = (body: unknown, as = token) =>

@@ -1,8 +1,8 @@
 // Identity tokens (contract §3): POST /oauth/token with physical_device_id, the `dev` claim,
 // and a device deleted or moved taking effect for its tokens at once.
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   MANAGEMENT,
   createApp,
@@ -10,24 +10,16 @@ import {
   createPhysicalDevice,
   createStore,
   deviceInStore,
-  expectError,
-  expectStatus,
   identityToken,
   requestIdentityToken,
   type LogicalDeviceJson,
   uniqueId,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 describe('POST /oauth/token with physical_device_id', () => {
   it.each([1, 4])('issues an identity token to an app of type %i, carrying dev', async (type) => {

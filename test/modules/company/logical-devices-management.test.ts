@@ -1,32 +1,27 @@
 // The logical devices of one physical device and their metadata, under
 // /management/company/physicaldevices/{physicalDeviceId}/devices (contract §5.5).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   MANAGEMENT,
   createDeviceType,
   createLogicalDevice,
   createPhysicalDevice,
   daysFromNow,
-  expectError,
-  expectStatus,
   uniqueId,
   type LogicalDeviceJson,
   type Page,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 let physical: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
   physical = (await createPhysicalDevice(api, acme, null)).DeviceId;
 });
-afterAll(() => api.close());
 
 const devices = (pd = physical) => `${MANAGEMENT}/physicaldevices/${pd}/devices`;
 

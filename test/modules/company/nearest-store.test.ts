@@ -1,35 +1,30 @@
 // GET /company/stores/{longitude};{latitude}/logicaldevices (contract §5.5): the nearest store
 // by great-circle distance on the WGS84 mean radius, checked against known values across the
 // antimeridian and near the poles; ties, the search distance, parsing and filters.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chordForKm, greatCircleKm, kmForChord } from '../../../src/modules/company/geo.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { useTestApi, useTenant, type TestTenant } from '../../support/test-api.ts';
 import {
   createApp,
   createDeviceType,
   createLogicalDevice,
   createPhysicalDevice,
   createStore,
-  expectError,
-  expectStatus,
   MANAGEMENT,
   type LogicalDeviceJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 let token: string;
 let tenantCount = 0;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
   const consumer = await createApp(api, acme, 1);
   token = await api.issueToken(acme, consumer.id, consumer.secret);
 });
-afterAll(() => api.close());
 
 /** One degree of a great circle on the WGS84 mean radius (6371.0088 km). */
 const ONE_DEGREE_KM = (2 * Math.PI * 6371.0088) / 360; // 111.19508…

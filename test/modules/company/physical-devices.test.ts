@@ -1,30 +1,22 @@
 // Device types and physical devices (contract §5.5): CRUD, the hasStoreRelation filter,
 // duplicates, unknown stores, the 409 for a type in use, ETag/If-Match and tenancy.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   MANAGEMENT,
   createDeviceType,
   createLogicalDevice,
   createPhysicalDevice,
   createStore,
-  expectError,
-  expectStatus,
   uniqueId,
   type Page,
   type PhysicalDeviceJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 const TYPES = `${MANAGEMENT}/devicetypes`;
 const DEVICES = `${MANAGEMENT}/physicaldevices`;

@@ -1,28 +1,20 @@
 // Stores (contract §5.5) `{Id, Name, Description, Address, Location}`: CRUD, list, validation,
 // ETag/If-Match, the 409 for a store with physical devices, and tenancy.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   MANAGEMENT,
   createApp,
   createPhysicalDevice,
   createStore,
-  expectError,
-  expectStatus,
   type Page,
   type StoreJson,
 } from './company-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 const URL = `${MANAGEMENT}/store`;
 const body = (extra: Record<string, unknown> = {}) => ({

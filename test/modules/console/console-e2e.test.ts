@@ -12,7 +12,7 @@ import {
   screenshotOnFailure,
   startListeningApi,
 } from './console-browser.ts';
-import { createMember, GOOD_PASSWORD } from '../members/members-helpers.ts';
+import { createMember, GOOD_PASSWORD } from '../members/members-fixtures.ts';
 
 const ANALYST_PASSWORD = 'quiet-Meadow-river-57';
 

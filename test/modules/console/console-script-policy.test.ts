@@ -1,19 +1,11 @@
 // The console page's script sources: only its own build folder (/console/assets/), so that a
 // script uploaded as an asset (served from the same origin under /storage/blobs) could not run in
 // the console even if an HTML injection were ever found there.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(async () => {
-  await api?.close();
-});
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 /** The sources of one directive of a Content-Security-Policy header. */
 function directive(policy: string, name: string): string[] | undefined {

@@ -6,22 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_DIST, consoleBuildNeeded } from '../../../src/modules/console/console-build.ts';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { useTestApi, useTenant, errorBody, startTestApi } from '../../support/test-api.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let scriptPath: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   const assets = await readdir(join(CONSOLE_DIST, 'assets'));
   const script = assets.find((name) => /^index-.*\.js$/.test(name));
   if (!script) throw new Error('console/dist has no entry script: the build did not run');
   scriptPath = `/console/assets/${script}`;
-});
-afterAll(async () => {
-  await api?.close();
 });
 
 const get = (url: string, host = acme.host, accept = 'text/html,application/xhtml+xml,*/*;q=0.8') =>

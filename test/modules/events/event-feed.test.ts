@@ -1,6 +1,6 @@
 // Events recorded with every write (in its transaction) and GET /management/events.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, errorBody, type TestTenant } from '../../support/test-api.ts';
 import { eventually, TestClock } from './webhook-receiver.ts';
 
 interface WireEvent {
@@ -13,18 +13,10 @@ interface WireEvent {
   Data: Record<string, unknown>;
 }
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
 const clock = new TestClock();
-
-beforeAll(async () => {
-  api = await startTestApi({}, { events: { clock: clock.now } });
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
-});
-afterAll(() => api.close());
-
+const api = useTestApi({}, { events: { clock: clock.now } });
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 /**
  * Waits until every recorded event is visible in the feed: on a PostgreSQL server shared with
  * other sessions, their running transactions hold the feed's horizon back for a moment.

@@ -1,6 +1,7 @@
 // /management/webhooks: create, fetch, list, update (enable/disable), delete, rotate the secret.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { describe, expect, it } from 'vitest';
+import { expectError } from '../../support/expectations.ts';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 
 interface SubscriptionJson {
   Id: number;
@@ -17,17 +18,10 @@ interface SubscriptionJson {
   ModifiedDate: string;
 }
 
-let api: TestApi;
-let acme: TestTenant;
-let other: TestTenant;
+const api = useTestApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal:9000' });
+const acme = useTenant(api, 'acme');
+const other = useTenant(api, 'other');
 const URL_ = 'https://hooks.example.com/omni';
-
-beforeAll(async () => {
-  api = await startTestApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal:9000' });
-  acme = await api.createTenant('acme');
-  other = await api.createTenant('other');
-});
-afterAll(() => api.close());
 
 async function create(body: Record<string, unknown>, tenant = acme) {
   return api.call({
@@ -36,16 +30,6 @@ async function create(body: Record<string, unknown>, tenant = acme) {
     tenant,
     body: { Url: URL_, EventTypes: ['item.*'], ...body },
   });
-}
-
-function expectError(
-  response: { statusCode: number; body: string },
-  status: number,
-  code?: string,
-) {
-  expect(response.statusCode, response.body).toBe(status);
-  const body = errorBody(response as never);
-  if (code) expect(body.Code).toBe(code);
 }
 
 describe('POST /management/webhooks', () => {

@@ -1,14 +1,14 @@
 // Deleting an integration endpoint whose creation is in progress; ETag and If-Match.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, type TestTenant } from '../../support/test-api.ts';
-import { createEndpoint, ENDPOINT, KEY_PATH, sleep, tenantIdOf } from './integration-helpers.ts';
+import { createEndpoint, ENDPOINT, KEY_PATH, sleep, tenantIdOf } from './integration-fixtures.ts';
 import {
   useEndpointApi,
   provisioner,
   api,
   liveEndpoint,
   deleteEndpoint,
-} from './endpoint-context.ts';
+} from './endpoint-fixtures.ts';
 
 useEndpointApi();
 

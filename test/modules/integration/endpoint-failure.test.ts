@@ -10,14 +10,14 @@ import {
   viaPortal,
   waitFor,
   waitForStatus,
-} from './integration-helpers.ts';
+} from './integration-fixtures.ts';
 import {
   useEndpointApi,
   provisioner,
   api,
   liveEndpoint,
   deleteEndpoint,
-} from './endpoint-context.ts';
+} from './endpoint-fixtures.ts';
 
 useEndpointApi();
 

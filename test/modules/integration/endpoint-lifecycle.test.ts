@@ -12,7 +12,7 @@ import {
   viaPortal,
   waitFor,
   waitForStatus,
-} from './integration-helpers.ts';
+} from './integration-fixtures.ts';
 import {
   useEndpointApi,
   provisioner,
@@ -22,7 +22,7 @@ import {
   valid,
   liveEndpoint,
   deleteEndpoint,
-} from './endpoint-context.ts';
+} from './endpoint-fixtures.ts';
 
 useEndpointApi();
 

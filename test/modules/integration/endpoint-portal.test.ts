@@ -1,8 +1,8 @@
 // The integration endpoint's portal host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { viaPortal } from './integration-helpers.ts';
-import { useEndpointApi, api, liveEndpoint, deleteEndpoint } from './endpoint-context.ts';
+import { viaPortal } from './integration-fixtures.ts';
+import { useEndpointApi, api, liveEndpoint, deleteEndpoint } from './endpoint-fixtures.ts';
 
 useEndpointApi();
 

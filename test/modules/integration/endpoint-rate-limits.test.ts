@@ -2,8 +2,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { errorBody, type TestTenant } from '../../support/test-api.ts';
-import { viaGateway } from './integration-helpers.ts';
-import { useEndpointApi, api, liveEndpoint } from './endpoint-context.ts';
+import { viaGateway } from './integration-fixtures.ts';
+import { useEndpointApi, api, liveEndpoint } from './endpoint-fixtures.ts';
 
 useEndpointApi();
 

@@ -2,8 +2,8 @@
 // and scope.
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { createEndpoint, ENDPOINT, KEY_PATH, waitForStatus } from './integration-helpers.ts';
-import { useEndpointApi, api, acme, globex, valid, deleteEndpoint } from './endpoint-context.ts';
+import { createEndpoint, ENDPOINT, KEY_PATH, waitForStatus } from './integration-fixtures.ts';
+import { useEndpointApi, api, acme, globex, valid, deleteEndpoint } from './endpoint-fixtures.ts';
 
 useEndpointApi();
 

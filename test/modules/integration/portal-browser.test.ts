@@ -3,25 +3,22 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../support/browser.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { ControlledProvisioner, createEndpoint, waitForStatus } from './integration-helpers.ts';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
+import { ControlledProvisioner, createEndpoint, waitForStatus } from './integration-fixtures.ts';
 
 const provisioner = new ControlledProvisioner();
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi({ JOB_POLLING_INTERVAL_SECONDS: '1' }, { provisioner });
+const acme = useTenant(api, 'acme');
 let browser: Browser;
 let port: number;
 
 beforeAll(async () => {
-  api = await startTestApi({ JOB_POLLING_INTERVAL_SECONDS: '1' }, { provisioner });
-  acme = await api.createTenant('acme');
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   port = (api.app.server.address() as { port: number }).port;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await api?.close();
 });
 
 describe('the portal page in a browser', () => {

@@ -23,7 +23,7 @@ import {
   KEY_PATH,
   sleep,
   waitFor,
-} from './integration-helpers.ts';
+} from './integration-fixtures.ts';
 
 afterEach(stopChildren);
 afterAll(async () => {

@@ -1,21 +1,14 @@
 // /management/security/members: create, read, list, update and delete, with every documented
 // error, bad input, and other tenants' members out of reach. No answer carries a password or hash.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { GOOD_PASSWORD, createMember, type MemberJson } from './members-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, errorBody } from '../../support/test-api.ts';
+import { GOOD_PASSWORD, createMember, type MemberJson } from './members-fixtures.ts';
 
 const BASE = '/management/security/members';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
-});
-afterAll(() => api?.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 const body = (username: string, extra: Record<string, unknown> = {}) => ({
   Username: username,

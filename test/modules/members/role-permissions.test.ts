@@ -1,23 +1,20 @@
 // What each role lets a signed-in member do (docs/api.md, "Members"): a refused call is 403
 // InsufficientPermission in the contract's error body; an allowed one goes through. App tokens
 // keep their scopes' rules.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { createMember, signIn } from './members-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, errorBody } from '../../support/test-api.ts';
+import { createMember, signIn } from './members-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   for (const role of ['owner', 'catalog-editor', 'analyst', 'device-manager']) {
     await createMember(api, acme, `as-${role}`, [role]);
     tokens[role] = (await signIn(api, acme, `as-${role}`)).access_token;
   }
 });
-afterAll(() => api?.close());
 
 let brands = 0;
 const brand = () => ({ Name: `Role brand ${++brands}` });

@@ -2,9 +2,9 @@
 // credentials (wrong password, unknown user, lockout per username and per address), at the token
 // endpoint (PKCE mismatch, code reuse, redirect URI mismatch, reused refresh token), and across
 // tenants (a member of A on B's host, A's code and refresh token at B).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { oauthError } from '../oauth/oauth-helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, startTestApi } from '../../support/test-api.ts';
+import { oauthError } from '../oauth/oauth-fixtures.ts';
 import {
   GOOD_PASSWORD,
   authorizeParams,
@@ -19,19 +19,15 @@ import {
   signIn,
   submitSignIn,
   tokenRequest,
-} from './members-helpers.ts';
+} from './members-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
   await createMember(api, acme, 'alice', ['owner']);
 });
-afterAll(() => api?.close());
 
 const redirected = (location: unknown) => new URL(String(location));
 

@@ -1,7 +1,7 @@
 // The console's browser sign-in from end to end: the page, the code, the tokens, their use on
 // the API, refresh with rotation, and sign-out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   authorizeParams,
   codeOf,
@@ -13,17 +13,14 @@ import {
   signIn,
   submitSignIn,
   tokenRequest,
-} from './members-helpers.ts';
+} from './members-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   await createMember(api, acme, 'olivia', ['owner']);
 });
-afterAll(() => api?.close());
 
 describe('GET /oauth/authorize', () => {
   it('answers the sign-in page with a CSRF field, its cookie and a strict CSP', async () => {

@@ -2,7 +2,7 @@
 // per-address (20) and per-username (5) counts in one statement before its password is checked,
 // so N attempts at once never check more passwords than the limit allows.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADDRESS_FAILURES,
   MemberSignIn,
@@ -10,7 +10,7 @@ import {
   type SignInOutcome,
 } from '../../../src/modules/members/member-sign-in.ts';
 import { passwordMatches } from '../../../src/modules/members/passwords.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   GOOD_PASSWORD,
   authorizeParams,
@@ -19,20 +19,17 @@ import {
   getAuthorize,
   newPkce,
   postAuthorize,
-} from './members-helpers.ts';
+} from './members-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 let tenantId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   tenantId = (await api.services.tenants.findByName('acme'))!.id;
   await createMember(api, acme, 'carol', ['analyst']);
   await createMember(api, acme, 'dave', ['analyst']);
 });
-afterAll(() => api?.close());
 
 /** A sign-in service on the test database whose password checks are counted (and slowed). */
 function countingSignIn(delayMs = 20): { signIn: MemberSignIn; checks: () => number } {

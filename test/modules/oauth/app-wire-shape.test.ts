@@ -1,22 +1,16 @@
 // App documents are built by the database (migration 0009) and passed through as text; every
 // field combination the API can store must come out exactly in the shape of the App schema the
 // OpenAPI document shows (no field missing, none extra, right types and formats).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { App, AppList } from '../../../src/modules/oauth/app-schemas.ts';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import { expectWireShape } from '../../support/wire-shape.ts';
-import type { AppJson } from './oauth-helpers.ts';
+import type { AppJson } from './oauth-fixtures.ts';
 
 const APPS = '/management/oauth/apps';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 // Text that JSON must escape or that is outside ASCII: quotes, backslashes, control characters,
 // line and paragraph separators, accents (composed and combining), CJK, right-to-left, emoji.

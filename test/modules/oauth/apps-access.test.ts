@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { createApp, expectInvalidToken } from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, APPS } from './apps-context.ts';
+import { createApp, expectInvalidToken } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, APPS } from './apps-fixtures.ts';
 
 useAppsApi();
 

@@ -2,17 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { createApp, type AppJson } from './oauth-helpers.ts';
-import {
-  useAppsApi,
-  api,
-  acme,
-  UUID,
-  ISO_UTC,
-  TYPE_DESCRIPTIONS,
-  APPS,
-  expectValidation,
-} from './apps-context.ts';
+import { createApp, type AppJson } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, UUID, ISO_UTC, TYPE_DESCRIPTIONS, APPS } from './apps-fixtures.ts';
+import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();
 
@@ -123,7 +115,7 @@ describe('POST /management/oauth/apps', () => {
     ],
   ])('answers 400 naming the field when %s', async (_case, body, field) => {
     const response = await api.call({ method: 'POST', url: APPS, tenant: acme, body });
-    expectValidation(response, field);
+    expectFieldError(response, field);
   });
 
   it('stores nothing when the request is invalid', async () => {

@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { basicAuth, errorBody } from '../../support/test-api.ts';
-import { createApp, oauthError, oauthRequest, type AppJson } from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, APPS, expectValidation, getApp } from './apps-context.ts';
+import { createApp, oauthError, oauthRequest, type AppJson } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-fixtures.ts';
+import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();
 
@@ -59,7 +60,7 @@ describe('DELETE /management/oauth/apps/{applicationId}', () => {
     });
     expect(unknown.statusCode).toBe(404);
     expect(errorBody(unknown).Code).toBe('NotFound');
-    expectValidation(
+    expectFieldError(
       await api.call({ method: 'DELETE', url: `${APPS}/xyz`, tenant: acme }),
       'applicationId',
     );

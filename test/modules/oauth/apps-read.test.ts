@@ -2,17 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, type TestTenant } from '../../support/test-api.ts';
-import { createApp, type AppJson } from './oauth-helpers.ts';
-import {
-  useAppsApi,
-  api,
-  acme,
-  globex,
-  TYPE_DESCRIPTIONS,
-  APPS,
-  expectValidation,
-  getApp,
-} from './apps-context.ts';
+import { createApp, type AppJson } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, TYPE_DESCRIPTIONS, APPS, getApp } from './apps-fixtures.ts';
+import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();
 
@@ -75,7 +67,7 @@ describe('GET /management/oauth/apps/{applicationId}', () => {
   it.each(['not-a-uuid', '123', `${randomUUID()}x`])(
     'answers 400 for the malformed id %s',
     async (id) => {
-      expectValidation(await getApp(id), 'applicationId');
+      expectFieldError(await getApp(id), 'applicationId');
     },
   );
 
@@ -151,7 +143,7 @@ describe('GET /management/oauth/apps', () => {
     ['take=1001', 'take'],
     ['take=x', 'take'],
   ])('answers 400 for %s', async (query, field) => {
-    expectValidation(await api.call({ url: `${APPS}?${query}`, tenant }), field);
+    expectFieldError(await api.call({ url: `${APPS}?${query}`, tenant }), field);
   });
 
   it("lists only the calling tenant's apps", async () => {

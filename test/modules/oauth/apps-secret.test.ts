@@ -8,8 +8,9 @@ import {
   oauthRequest,
   type AppJson,
   type TokenJson,
-} from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, APPS, expectValidation, getApp } from './apps-context.ts';
+} from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-fixtures.ts';
+import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();
 
@@ -85,7 +86,7 @@ describe('POST /management/oauth/apps/{applicationId}/secret', () => {
   });
 
   it('answers 400 for a malformed id', async () => {
-    expectValidation(
+    expectFieldError(
       await api.call({ method: 'POST', url: `${APPS}/bad-id/secret`, tenant: acme }),
       'applicationId',
     );

@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { createApp, type AppJson } from './oauth-helpers.ts';
-import { useAppsApi, api, acme, globex, APPS, expectValidation, getApp } from './apps-context.ts';
+import { createApp, type AppJson } from './oauth-fixtures.ts';
+import { useAppsApi, api, acme, globex, APPS, getApp } from './apps-fixtures.ts';
+import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();
 
@@ -123,7 +124,7 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
   });
 
   it('answers 400 for a malformed id', async () => {
-    expectValidation(
+    expectFieldError(
       await api.call({
         method: 'PUT',
         url: `${APPS}/nope`,
@@ -152,7 +153,7 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
     ],
   ])('answers 400 naming the field when %s, and changes nothing', async (_case, body, field) => {
     const created = await createApp(api, acme, 1, 'Unchanged');
-    expectValidation(
+    expectFieldError(
       await api.call({
         method: 'PUT',
         url: `${APPS}/${created.ApplicationId}`,

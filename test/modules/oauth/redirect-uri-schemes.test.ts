@@ -3,8 +3,8 @@
 // URL, so javascript:, data:, vbscript: and file: URIs (and every other scheme) are refused: by the
 // authorization endpoint before anything is redirected, and by the token endpoint, which only
 // takes the redirect URI the code was issued for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
   authorizeParams,
   codeOf,
@@ -16,17 +16,14 @@ import {
   newPkce,
   postAuthorize,
   submitSignIn,
-} from '../members/members-helpers.ts';
+} from '../members/members-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
   await createMember(api, acme, 'alice', ['owner']);
 });
-afterAll(() => api?.close());
 
 const HOSTILE = [
   'javascript:alert(document.cookie)',

@@ -1,17 +1,11 @@
 // Secrets, tokens and Authorization headers never reach the log (contract §3, secrets), on the
 // successful paths and on the failing ones.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { FORM, oauthRequest, type AppJson, type TokenJson } from './oauth-helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, useTenant, basicAuth } from '../../support/test-api.ts';
+import { FORM, oauthRequest, type AppJson, type TokenJson } from './oauth-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi({ LOG_LEVEL: 'trace' });
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi({ LOG_LEVEL: 'trace' });
+const acme = useTenant(api, 'acme');
 
 describe('the log', () => {
   it('holds no secret, no access token and no Authorization header value', async () => {

@@ -1,22 +1,16 @@
 // What the token machinery keeps on the side stays correct under concurrency and bounded over
 // time: guesses sent in parallel are all counted, instances starting together agree on one
 // signing key, invalidations touch only the tokens they name, and a job prunes what is spent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServices } from '../../../src/app.ts';
 import { FREE_FAILURES } from '../../../src/modules/oauth/client-authentication.ts';
 import { pruneOAuthRecords } from '../../../src/modules/oauth/oauth-pruning.ts';
-import { basicAuth, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
+import { useTestApi, useTenant, basicAuth } from '../../support/test-api.ts';
 import { openTestDatabase } from '../../support/test-database.ts';
-import { createApp, oauthError, oauthRequest } from './oauth-helpers.ts';
+import { createApp, oauthError, oauthRequest } from './oauth-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
 
 describe('POST /oauth/token: wrong secrets sent in parallel', () => {
   it('are all counted: past the free failures, the rest are refused without trying the secret', async () => {

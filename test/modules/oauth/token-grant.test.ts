@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { basicAuth, errorBody } from '../../support/test-api.ts';
-import { oauthError, oauthRequest, SCOPES_BY_TYPE, type TokenJson } from './oauth-helpers.ts';
+import { oauthError, oauthRequest, SCOPES_BY_TYPE, type TokenJson } from './oauth-fixtures.ts';
 import {
   useTokenEndpointApi,
   api,
@@ -13,7 +13,7 @@ import {
   BASE_URL,
   CLIENT_CREDENTIALS,
   basic,
-} from './token-endpoint-context.ts';
+} from './token-endpoint-fixtures.ts';
 
 useTokenEndpointApi();
 

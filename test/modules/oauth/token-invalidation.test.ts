@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../../src/app.ts';
 import { LogLines } from '../../support/test-api.ts';
-import { expectInvalidToken } from './oauth-helpers.ts';
+import { expectInvalidToken } from './oauth-fixtures.ts';
 import {
   useTokenEnforcementApi,
   api,
@@ -13,7 +13,7 @@ import {
   appWithToken,
   listApps,
   revoke,
-} from './token-enforcement-context.ts';
+} from './token-enforcement-fixtures.ts';
 
 useTokenEnforcementApi();
 

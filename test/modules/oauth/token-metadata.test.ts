@@ -2,7 +2,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { oauthRequest, type TokenJson } from './oauth-helpers.ts';
+import { oauthRequest, type TokenJson } from './oauth-fixtures.ts';
 import {
   useTokenEndpointApi,
   api,
@@ -12,7 +12,7 @@ import {
   BASE_URL,
   CLIENT_CREDENTIALS,
   basic,
-} from './token-endpoint-context.ts';
+} from './token-endpoint-fixtures.ts';
 
 useTokenEndpointApi();
 

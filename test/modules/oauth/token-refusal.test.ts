@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { expectInvalidToken } from './oauth-helpers.ts';
+import { expectInvalidToken } from './oauth-fixtures.ts';
 import {
   useTokenEnforcementApi,
   api,
@@ -16,7 +16,7 @@ import {
   listApps,
   craftToken,
   now,
-} from './token-enforcement-context.ts';
+} from './token-enforcement-fixtures.ts';
 
 useTokenEnforcementApi();
 

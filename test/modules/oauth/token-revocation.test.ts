@@ -2,7 +2,7 @@
 import { decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { basicAuth } from '../../support/test-api.ts';
-import { expectInvalidToken, oauthError, oauthRequest } from './oauth-helpers.ts';
+import { expectInvalidToken, oauthError, oauthRequest } from './oauth-fixtures.ts';
 import {
   useTokenEnforcementApi,
   api,
@@ -14,7 +14,7 @@ import {
   revoke,
   craftToken,
   now,
-} from './token-enforcement-context.ts';
+} from './token-enforcement-fixtures.ts';
 
 useTokenEnforcementApi();
 

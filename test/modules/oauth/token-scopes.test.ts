@@ -9,7 +9,7 @@ import {
   oauthRequest,
   SCOPES_BY_TYPE,
   type TokenJson,
-} from './oauth-helpers.ts';
+} from './oauth-fixtures.ts';
 import {
   useTokenEnforcementApi,
   api,
@@ -18,7 +18,7 @@ import {
   appWithToken,
   listApps,
   revoke,
-} from './token-enforcement-context.ts';
+} from './token-enforcement-fixtures.ts';
 
 useTokenEnforcementApi();
 

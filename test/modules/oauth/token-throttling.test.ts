@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { basicAuth } from '../../support/test-api.ts';
-import { createApp, FORM, oauthError, oauthRequest } from './oauth-helpers.ts';
+import { createApp, FORM, oauthError, oauthRequest } from './oauth-fixtures.ts';
 import {
   useTokenEndpointApi,
   api,
@@ -10,7 +10,7 @@ import {
   apps,
   CLIENT_CREDENTIALS,
   basic,
-} from './token-endpoint-context.ts';
+} from './token-endpoint-fixtures.ts';
 
 useTokenEndpointApi();
 

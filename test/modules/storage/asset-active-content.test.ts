@@ -4,7 +4,7 @@
 // may load an asset as a script (Sec-Fetch-Dest), which Content-Disposition alone does not stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { expectError, expectStatus } from '../catalog/catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 import {
   createAsset,
   fetchContent,

@@ -2,7 +2,7 @@
 // 304, Cache-Control, Range (206, several ranges, open-ended, 416) — on both blob stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { expectError, expectStatus } from '../catalog/catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 import {
   createAsset,
   fetchContent,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
 import type { TestTenant } from '../../support/test-api.ts';
-import { expectStatus } from '../catalog/catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import {
   createAsset,
   fetchContent,

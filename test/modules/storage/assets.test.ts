@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { expectError, expectStatus, etagOf } from '../catalog/catalog-fixtures.ts';
+import { expectError, expectStatus, etagOf } from '../../support/expectations.ts';
 import {
   createAsset,
   jpeg,

@@ -2,7 +2,7 @@
 // uses it: equal bytes uploaded twice (even by two tenants) are one blob until both are deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { expectStatus } from '../catalog/catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import {
   STORE_KINDS,
   createAsset,

@@ -10,9 +10,8 @@ import {
   createBrand,
   createCategory,
   createItem,
-  expectError,
-  expectStatus,
 } from '../catalog/catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../support/expectations.ts';
 import {
   createAsset,
   jpeg,

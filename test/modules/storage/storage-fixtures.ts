@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { startS3rver, type S3rver } from '../../support/s3-server.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { expectStatus } from '../catalog/catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 
 export type StoreKind = 'disk' | 's3';
 export const STORE_KINDS: StoreKind[] = ['disk', 's3'];

@@ -7,7 +7,7 @@ import { runInNewContext } from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../support/test-api.ts';
-import { expectStatus } from '../catalog/catalog-fixtures.ts';
+import { expectStatus } from '../../support/expectations.ts';
 import {
   fetchContent,
   sha256Of,

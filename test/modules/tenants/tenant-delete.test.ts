@@ -1,21 +1,14 @@
 // Deleting a tenant removes everything it owns and ends its tokens at once, on this instance and
 // (through the invalidation poll) on every other; a tenant made again under the same name does
 // not accept the old tenant's tokens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
-import { LogLines, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { waitFor } from '../integration/integration-helpers.ts';
+import { useTestApi, useTenant, LogLines, type TestTenant } from '../../support/test-api.ts';
+import { waitFor } from '../integration/integration-fixtures.ts';
 
-let api: TestApi;
-let acme: TestTenant;
-let globex: TestTenant;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  acme = await api.createTenant('acme');
-  globex = await api.createTenant('globex');
-});
-afterAll(() => api.close());
+const api = useTestApi();
+const acme = useTenant(api, 'acme');
+const globex = useTenant(api, 'globex');
 
 async function seedCatalog(tenant: TestTenant): Promise<number> {
   const post = async (url: string, body: unknown) => {
