@@ -12,7 +12,7 @@ import { JobQueue } from '../../src/jobs/job-queue.ts';
 import { PROJECT_ROOT, childEnv, migratedDataDir, removeTempDirs } from '../support/processes.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
-const WORKER = path.join(PROJECT_ROOT, 'test/jobs/support/crashing-job-worker.ts');
+const WORKER = path.join(PROJECT_ROOT, 'test/jobs/fixtures/crashing-job-worker.ts');
 const onPostgres = inject('testDatabase').engine === 'postgres';
 
 interface Run {

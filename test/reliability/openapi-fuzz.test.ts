@@ -20,7 +20,7 @@ import {
   queryArbitrary,
   type FuzzOperation,
   type FuzzRequest,
-} from './fuzz-requests.ts';
+} from './fuzz-fixtures.ts';
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 12);
 // Operator routes and the interactive docs have no tenant data to guard; the token endpoint is

@@ -11,7 +11,7 @@ import {
 } from '../modules/company/company-fixtures.ts';
 import { createAsset, pdf } from '../modules/storage/storage-fixtures.ts';
 import { createMember, signIn } from '../modules/members/members-fixtures.ts';
-import { operationsOf, type FuzzOperation } from './fuzz-requests.ts';
+import { operationsOf, type FuzzOperation } from './fuzz-fixtures.ts';
 
 /** What one tenant owns, by the path parameter that names it. */
 interface Owned {

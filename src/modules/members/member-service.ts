@@ -13,7 +13,7 @@ import {
   memberNotFound,
   unknownRole,
   weakPassword,
-} from './member-errors.ts';
+} from './members-errors.ts';
 import type { Member, MemberCreateBody, MemberUpdateBody } from './member-schemas.ts';
 import { generatePassword, hashPassword, passwordProblem } from './passwords.ts';
 import { OWNER_ROLE, ROLES, permissionsOf, roleById } from './roles.ts';

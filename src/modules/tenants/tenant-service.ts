@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Tenant, TenantLookup } from '../../domain/tenant.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
-import { TenantExistsError, TenantNameError } from './tenant-errors.ts';
+import { TenantExistsError, TenantNameError } from './tenants-errors.ts';
 
 export type { Tenant };
 

@@ -6,7 +6,7 @@ import { TenantService, type TenantNeeds } from './tenant-service.ts';
 
 export type { TenantService } from './tenant-service.ts';
 /** What the CLI tells the operator as is (a bad or taken tenant name). */
-export { TenantExistsError, TenantNameError } from './tenant-errors.ts';
+export { TenantExistsError, TenantNameError } from './tenants-errors.ts';
 
 export interface TenantsServices {
   tenants: TenantService;

@@ -11,7 +11,7 @@ import {
   droppedPng,
   screenshotOnFailure,
   startListeningApi,
-} from './console-browser.ts';
+} from './console-browser-fixtures.ts';
 import { createMember, GOOD_PASSWORD } from '../members/members-fixtures.ts';
 
 const ANALYST_PASSWORD = 'quiet-Meadow-river-57';

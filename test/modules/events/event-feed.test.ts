@@ -1,7 +1,7 @@
 // Events recorded with every write (in its transaction) and GET /management/events.
 import { describe, expect, it } from 'vitest';
 import { useTestApi, useTenant, errorBody, type TestTenant } from '../../support/test-api.ts';
-import { eventually, TestClock } from './webhook-receiver.ts';
+import { eventually, TestClock } from './webhook-receiver-fixtures.ts';
 
 interface WireEvent {
   Id: string;

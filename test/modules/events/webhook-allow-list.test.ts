@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { eventually, WebhookReceiver } from './webhook-receiver.ts';
+import { eventually, WebhookReceiver } from './webhook-receiver-fixtures.ts';
 
 interface DeliveryJson {
   Id: number;

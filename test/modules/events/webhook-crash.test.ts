@@ -10,7 +10,7 @@ import {
   stopChildren,
 } from '../../support/processes.ts';
 import { bearerCall, clientToken } from '../../support/http-call.ts';
-import { eventually, WebhookReceiver } from './webhook-receiver.ts';
+import { eventually, WebhookReceiver } from './webhook-receiver-fixtures.ts';
 
 const receiver = new WebhookReceiver();
 afterEach(stopChildren);

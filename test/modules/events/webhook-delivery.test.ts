@@ -4,7 +4,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { eventually, TestClock, WebhookReceiver } from './webhook-receiver.ts';
+import { eventually, TestClock, WebhookReceiver } from './webhook-receiver-fixtures.ts';
 
 interface SubscriptionJson {
   Id: number;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../../src/modules/events/delivery-policy.ts';
 import { Dispatcher } from '../../../src/modules/events/dispatcher.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
-import { eventually, TestClock, WebhookReceiver } from './webhook-receiver.ts';
+import { eventually, TestClock, WebhookReceiver } from './webhook-receiver-fixtures.ts';
 
 let api: TestApi;
 let acme: TestTenant;

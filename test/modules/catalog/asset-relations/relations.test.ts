@@ -3,15 +3,15 @@
 // requests; deleting the entity removes its relations, not the assets. The blob store does not
 // take part (relations are rows), so these run on the disk store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestTenant } from '../../support/test-api.ts';
+import type { TestTenant } from '../../../support/test-api.ts';
 import {
   CATALOG,
   consumerToken,
   createBrand,
   createCategory,
   createItem,
-} from '../catalog/catalog-fixtures.ts';
-import { expectError, expectStatus } from '../../support/expectations.ts';
+} from '../catalog-fixtures.ts';
+import { expectError, expectStatus } from '../../../support/expectations.ts';
 import {
   createAsset,
   jpeg,
@@ -21,7 +21,7 @@ import {
   startStorageApi,
   type AssetJson,
   type StorageTestApi,
-} from './storage-fixtures.ts';
+} from '../../storage/storage-fixtures.ts';
 
 let api: StorageTestApi;
 let acme: TestTenant;
