@@ -22,8 +22,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The direction of imports (shared/docs/architecture.md): a module imports only its own files
-  // and the shared layers; http/ and db/ import no module; db/ does not import jobs/; domain/
+  // The direction of imports (docs/design.md, "Adding a module"): a module imports only its own
+  // files and the shared layers; http/ and db/ import no module; db/ does not import jobs/; domain/
   // (the services' errors and shared notions) imports nothing but itself. Files at
   // src/ itself (config, the module contract, app wiring, CLI) are not elements: anyone may import
   // them, and they may import anything.

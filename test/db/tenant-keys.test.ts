@@ -1,5 +1,5 @@
 // Ready to shard by tenant: the migrated schema follows the distribution rule of Citus (the engine
-// docs/architecture.md names for outgrowing one PostgreSQL). Every table in `public` is either
+// the architecture names for outgrowing one PostgreSQL; README, "PostgreSQL and several instances"). Every table in `public` is either
 // tenant data — it has a `tenant_id` column, which becomes the distribution column — or one of
 // the global tables listed below, which become reference tables and carry no `tenant_id`.
 // A tenant table has `tenant_id` not null, in its primary key, in every unique constraint, unique

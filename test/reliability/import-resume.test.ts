@@ -1,6 +1,6 @@
 // kill -9 in the middle of a catalog import, then a restart on the same database: the import
 // resumes after its last committed chunk and ends with exact counts, every record settled once
-// (issue 20: "resumes after a server kill without writing a row twice").
+// (no row is written twice).
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { bearerCall, clientToken, type HttpAnswer } from '../support/http-call.ts';
 import {

@@ -1,6 +1,6 @@
-// The events the database records (migration 0100_events.sql) as integrators read them: a feed
-// per tenant in (transaction, sequence) order, of which a reader only sees the part that no
-// running transaction can still add to.
+// The events the database records (the feed of src/db/migrations/0100_event_feed.sql) as
+// integrators read them: a feed per tenant in (transaction, sequence) order, of which a reader only
+// sees the part that no running transaction can still add to.
 import type { DatabaseHandle } from '../../db/database.ts';
 import { invalidEventId } from './events-errors.ts';
 

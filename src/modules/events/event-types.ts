@@ -1,4 +1,5 @@
-// The event types the database records (0100_events.sql) and the patterns subscriptions take.
+// The event types the database records (src/db/migrations/0100_event_feed.sql) and the patterns
+// subscriptions take.
 
 const CRUD = ['created', 'updated', 'deleted'];
 

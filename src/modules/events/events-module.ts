@@ -1,7 +1,8 @@
 // The events module: every write of the resources integrators follow records an event in its own
-// transaction (database triggers, 0100_events.sql); integrators read them as a feed
-// (/management/events) or get them as signed webhooks (/management/webhooks), delivered by a
-// dispatcher that runs on every instance (dispatcher.ts).
+// transaction (database triggers each module declares in its migrations, writing the feed of
+// src/db/migrations/0100_event_feed.sql); integrators read them as a feed (/management/events) or
+// get them as signed webhooks (/management/webhooks), delivered by a dispatcher that runs on every
+// instance (dispatcher.ts).
 import type { RawSql } from '../../db/database.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { systemResolver, type Resolver } from './address-guard.ts';

@@ -1,4 +1,4 @@
-// /management/security/members and /management/security/roles (issue 18).
+// /management/security/members and /management/security/roles.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Members of a tenant (issue 18): the rules live here, the routes only translate HTTP. Passwords
+// Members of a tenant: the rules live here, the routes only translate HTTP. Passwords
 // are checked against the policy and hashed (passwords.ts); no answer ever carries one or its
 // hash. A change of password or roles ends the member's sessions (its tokens and refresh
 // tokens), and the tenant always keeps one owner.

@@ -20,7 +20,7 @@ interface AppRow {
 }
 
 // The table also has `document`, the app's wire-shape JSON that a trigger keeps
-// (0009_app_documents.sql); only the app fetch reads it.
+// (migrations/0014_app_documents.sql); only the app fetch reads it.
 const APP_COLUMNS = `id, name, description, application_type_id as "applicationTypeId",
   is_predefined as "isPredefined", created_at as "createdAt", updated_at as "updatedAt"`;
 
@@ -40,7 +40,7 @@ export interface AppJson {
 }
 
 // The hot read (integrators fetch their app with every token they hold): the stored document
-// (0009_app_documents.sql) by primary key, prepared, passed through without parsing it.
+// (migrations/0014_app_documents.sql) by primary key, prepared, passed through without parsing it.
 const APP_JSON_BY_ID = `select document as json, updated_at as version
   from oauth_apps where tenant_id = $1 and id = $2`;
 

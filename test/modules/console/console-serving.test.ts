@@ -124,7 +124,7 @@ describe('GET /console/assets/* (the build output)', () => {
 });
 
 describe('the built console', () => {
-  it('weighs under 500 KB of JS and CSS gzipped (issue 18)', async () => {
+  it('weighs under 500 KB of JS and CSS gzipped', async () => {
     const dir = join(CONSOLE_DIST, 'assets');
     let gzipped = 0;
     for (const name of await readdir(dir)) {

@@ -17,7 +17,7 @@ describe('GET /management/oauth/apps/{applicationId}', () => {
     expect(response.json<AppJson>()).toEqual({ ...created, ApplicationSecret: null });
   });
 
-  // The fetch passes the JSON the database keeps (0009_app_documents.sql); create answers the
+  // The fetch passes the JSON the database keeps (migrations/0014_app_documents.sql); create answers the
   // JSON the service builds. The two must agree for every type and any text.
   it.each([1, 2, 3, 4])(
     'answers an app of type %i exactly as create answered it, without the secret',

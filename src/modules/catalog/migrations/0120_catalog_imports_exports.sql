@@ -1,4 +1,4 @@
--- Bulk catalog import and export jobs (issue 20; docs/api.md, "Catalog import and export").
+-- Bulk catalog import and export jobs (docs/api.md, "Catalog import and export").
 --
 -- An import reads a file kept as an asset (a body posted to the route is stored as one first, so
 -- that the job survives a restart) and writes it in chunks: each chunk's items, the chunk's

@@ -1,4 +1,4 @@
--- Members (issue 18): the people who sign in to the console. Usernames are kept lowercase and
+-- Members: the people who sign in to the console. Usernames are kept lowercase and
 -- unique per tenant; only an argon2id hash of the password is kept. security_version moves on
 -- every change of password or roles and is carried in the member's access tokens (`ver`), so
 -- such a change ends the tokens issued before. updated_at is the row version behind the ETag.

@@ -1,4 +1,4 @@
--- Browser sign-in (OAuth 2.0 authorization code with PKCE, issue 18). Codes and refresh tokens
+-- Browser sign-in (OAuth 2.0 authorization code with PKCE). Codes and refresh tokens
 -- are random and kept only as SHA-256 hashes.
 
 -- Authorization codes: single use, short-lived, bound to client, redirect URI and the PKCE

@@ -1,4 +1,4 @@
-// POST /private/catalog/exports (issue 20): a job writing the matching items as JSONL or CSV to an
+// POST /private/catalog/exports: a job writing the matching items as JSONL or CSV to an
 // asset, in the import's layout; the file imported into an empty tenant gives the same catalog,
 // compared item by item.
 import { parse } from 'csv-parse/sync';

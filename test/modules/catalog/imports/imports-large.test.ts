@@ -1,10 +1,10 @@
-// A large import with memory measured (issue 20: "a 1M-row import with memory measured and
-// bounded"). The file (IMPORT_TEST_ROWS records, default 10,000; IMPORT_TEST_ROWS=1000000 for the
-// million, about 20 minutes on PostgreSQL on the shared 2-core host, too long for CI's budget) is
-// uploaded as an asset from a generator, never held whole; then the import runs in this process's
-// server while its heap and RSS are sampled. Parsing is streamed and chunked, so the heap does
-// not grow with the records read: its peak stays under a fixed bound, and the second half of the
-// run peaks no higher than the first (give or take the collector's timing).
+// A large import with memory measured and bounded. The file (IMPORT_TEST_ROWS records, default
+// 10,000; IMPORT_TEST_ROWS=1000000 for the million, about 20 minutes on PostgreSQL on the shared
+// 2-core host, too long for CI's budget) is uploaded as an asset from a generator, never held
+// whole; then the import runs in this process's server while its heap and RSS are sampled. Parsing
+// is streamed and chunked, so the heap does not grow with the records read: its peak stays under a
+// fixed bound, and the second half of the run peaks no higher than the first (give or take the
+// collector's timing).
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { CATALOG, type ItemJson, type Page } from '../catalog-fixtures.ts';

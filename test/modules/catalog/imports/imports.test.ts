@@ -1,4 +1,4 @@
-// POST /private/catalog/imports and its job (issue 20): each format with each error policy,
+// POST /private/catalog/imports and its job: each format with each error policy,
 // malformed records named by line, references by id and by name (created on request), variants by
 // GroupKey across chunks, cancel, results, and the errors of the route.
 import { describe, expect, it } from 'vitest';
