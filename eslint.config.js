@@ -121,8 +121,6 @@ export default tseslint.config(
       'src/modules/integration/gateway.ts',
       // The token endpoint's error handler: RFC 6749 error bodies are HTTP by nature.
       'src/modules/oauth/oauth-error-reply.ts',
-      // Permission names are still declared with the routes' areas (src/http/route-permissions.ts).
-      'src/modules/members/roles.ts',
     ],
     rules: {
       'no-restricted-imports': [

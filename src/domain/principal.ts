@@ -2,6 +2,9 @@
 // one. The oauth module verifies tokens; the HTTP layer only asks (app.ts wires the two).
 import type { RequestTenant } from './tenant.ts';
 
+/** What a member's role allows: `<area>:read`, `<area>:write`, or `*` for everything. */
+export type Permission = `${string}:${'read' | 'write'}` | '*';
+
 /** What a token grants: the public (device-facing), private or management API. */
 export type Scope = 'public' | 'private' | 'management';
 

@@ -5,8 +5,9 @@
 // once when the route is declared (route-areas.ts); a route without one is the owner's only.
 // The members module keeps which role grants which permission.
 import type { FastifyRequest } from 'fastify';
+import type { Permission } from '../domain/principal.ts';
 
-export type Permission = `${string}:${'read' | 'write'}` | '*';
+export type { Permission };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,6 +1,6 @@
 // The roles a member can hold and the permissions each grants (route-permissions.ts says which
 // permission a route needs). Fixed by the server: a tenant assigns them, it does not define them.
-import type { Permission } from '../../http/route-permissions.ts';
+import type { Permission } from '../../domain/principal.ts';
 
 export interface Role {
   Id: string;
