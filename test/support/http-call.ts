@@ -1,5 +1,12 @@
-// One HTTP request to a server process on loopback, with any Host header (fetch drops it).
+// One HTTP request to a server process on loopback, with any Host header (fetch drops it). Every
+// answer is checked against the OpenAPI document of the server that gave it (openapi-answers.ts).
 import { request } from 'node:http';
+import {
+  checkAnswer,
+  validatorFor,
+  type OpenApiDocument,
+  type OpenApiValidator,
+} from './openapi-answers.ts';
 
 export interface HttpAnswer {
   status: number;
@@ -9,17 +16,52 @@ export interface HttpAnswer {
   text: string;
 }
 
-export function httpCall(
-  port: number,
-  options: {
-    method?: string;
-    path: string;
-    host: string;
-    headers?: Record<string, string>;
-    body?: string | Buffer;
-    timeoutMs?: number;
-  },
-): Promise<HttpAnswer> {
+export interface HttpCallOptions {
+  method?: string;
+  path: string;
+  host: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+/** Throws when the answer does not match the server's OpenAPI document. */
+export async function httpCall(port: number, options: HttpCallOptions): Promise<HttpAnswer> {
+  // Asked for beside the call, so that a server that stops after answering was still asked.
+  documentOf(port).catch(() => undefined);
+  const answer = await uncheckedCall(port, options);
+  // A server gone before it gave its document leaves nothing to check the answer against.
+  const validator = await documentOf(port).catch(() => undefined);
+  if (validator)
+    checkAnswer(validator, {
+      method: (options.method ?? 'GET').toUpperCase(),
+      url: options.path,
+      host: options.host,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body,
+    });
+  return answer;
+}
+
+const documents = new Map<number, Promise<OpenApiValidator>>();
+
+/** The validator of the document a server process serves at /openapi.json (once per port). */
+function documentOf(port: number): Promise<OpenApiValidator> {
+  let pending = documents.get(port);
+  if (!pending) {
+    pending = uncheckedCall(port, { path: '/openapi.json', host: 'localhost' }).then((answer) => {
+      if (answer.status !== 200) throw new Error(`no OpenAPI document on port ${port}`);
+      return validatorFor(JSON.parse(answer.text) as OpenApiDocument);
+    });
+    // Asked again next time: the server may not be up yet, or may be stopping.
+    pending.catch(() => documents.delete(port));
+    documents.set(port, pending);
+  }
+  return pending;
+}
+
+function uncheckedCall(port: number, options: HttpCallOptions): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {

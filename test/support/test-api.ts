@@ -5,6 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, createServices, type ServiceOverrides, type Services } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { checkInjectedAnswers } from './openapi-answers.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
 
 export interface TestTenant {
@@ -66,6 +67,9 @@ export async function startTestApi(
   const logs = new LogLines();
   const app = await buildApp(services, { logStream: logs });
   await app.ready();
+  // Every answer of app.inject (direct, or through call and issueToken) is checked against the
+  // app's OpenAPI document; a mismatch throws from the call.
+  checkInjectedAnswers(app);
 
   const hostOf = (tenant: TestTenant | string | undefined) =>
     tenant === undefined
