@@ -4,7 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts', 'test/support/console-build-setup.ts'],
+    globalSetup: [
+      'test/support/global-setup.ts',
+      'test/support/console-build-setup.ts',
+      'test/support/openapi-coverage-setup.ts',
+    ],
     pool: 'forks',
     // Two files at a time even on two cores (Vitest's default, one fewer than the cores, is one
     // there), as files wait on child processes, sockets and the database much of the time; and

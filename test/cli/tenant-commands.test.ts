@@ -3,6 +3,7 @@ import { buildApp, createServices } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migratedDataDir, removeTempDirs, runCli, stopChildren } from '../support/processes.ts';
+import { checkInjectedAnswers } from '../support/openapi-answers.ts';
 
 // Each test runs the CLI on its own DATA_DIR: a copy of a migrated embedded database that
 // already holds the tenant "existing" (made in-process, so that only the command under test
@@ -61,6 +62,7 @@ describe('tenant create <name> --json', () => {
       const database = await openDatabase(config);
       try {
         const app = await buildApp(createServices(config, database));
+        checkInjectedAnswers(app);
         try {
           const basic = Buffer.from(`${created.ApplicationId}:${created.ApplicationSecret}`);
           const token = await app.inject({

@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { basicAuth, errorBody, LogLines } from '../support/test-api.ts';
+import { checkInjectedAnswers } from '../support/openapi-answers.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const accept = 'application/vnd.xomni.api-v4-0';
@@ -60,6 +61,7 @@ describe.skipIf(!onPostgres)('database outage', () => {
     });
     const services = createServices(config, database);
     app = await buildApp(services, { logStream: new LogLines() });
+    checkInjectedAnswers(app);
     await app.ready();
     const { bootstrapApp } = await services.tenants.create('outage');
     host = `outage.${config.apiHost}`;

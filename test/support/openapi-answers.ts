@@ -342,9 +342,9 @@ export class OpenApiValidator {
     const media = matchingMediaType(type, documented);
     if (!media)
       return [`content type ${type} is not documented (documented: ${documented.join(', ')})`];
-    // Only JSON bodies have a structure the schema describes; the schema of another media type
-    // (CSV, NDJSON, HTML, an asset's bytes) describes a string of bytes.
-    if (!JSON_TYPE.test(type)) return [];
+    // Only a JSON media type has a structure the schema describes; the schema of another (CSV,
+    // NDJSON, HTML, `*/*` for an asset's bytes, whatever they are) describes a string of bytes.
+    if (!JSON_TYPE.test(media.toLowerCase())) return [];
     return this.schemaProblems(answer.body, [...at, 'content', media, 'schema']);
   }
 

@@ -24,6 +24,7 @@ import {
   sleep,
   waitFor,
 } from './integration-fixtures.ts';
+import { checkInjectedAnswers } from '../../support/openapi-answers.ts';
 
 afterEach(stopChildren);
 afterAll(async () => {
@@ -174,6 +175,7 @@ describe('omni endpoint status <tenant>', () => {
     try {
       const services = createServices(config, database, { provisioner });
       const app = await buildApp(services, { logStream: new LogLines() });
+      checkInjectedAnswers(app);
       try {
         const { bootstrapApp } = await services.tenants.create('acme');
         const token = await app.inject({

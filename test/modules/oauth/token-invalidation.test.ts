@@ -14,6 +14,7 @@ import {
   listApps,
   revoke,
 } from './token-enforcement-fixtures.ts';
+import { checkInjectedAnswers } from '../../support/openapi-answers.ts';
 
 useTokenEnforcementApi();
 
@@ -24,6 +25,7 @@ describe('invalidation across instances on one database', () => {
   beforeAll(async () => {
     services2 = createServices(api.config, api.database.handle);
     app2 = await buildApp(services2, { logStream: new LogLines() });
+    checkInjectedAnswers(app2);
     await app2.ready();
     // The test drives the polling itself.
     services2.oauth.tokens.stop();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp, createServices } from '../../../src/app.ts';
 import { useTestApi, useTenant, LogLines, type TestTenant } from '../../support/test-api.ts';
 import { waitFor } from '../integration/integration-fixtures.ts';
+import { checkInjectedAnswers } from '../../support/openapi-answers.ts';
 
 const api = useTestApi();
 const acme = useTenant(api, 'acme');
@@ -114,6 +115,7 @@ describe('the tokens of a deleted tenant', () => {
     const other = await buildApp(createServices(api.config, api.database.handle), {
       logStream: new LogLines(),
     });
+    checkInjectedAnswers(other);
     try {
       const onOther = () =>
         other.inject({

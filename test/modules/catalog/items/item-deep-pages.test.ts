@@ -5,6 +5,7 @@ import { buildApp, createServices } from '../../../../src/app.ts';
 import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import { CATALOG, createItem } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';
+import { checkInjectedAnswers } from '../../../support/openapi-answers.ts';
 
 const api = useTestApi();
 const acme = useTenant(api, 'acme');
@@ -67,6 +68,7 @@ describe('GET /private/catalog/items at deep offsets', () => {
     const other = await buildApp(createServices(api.config, api.database.handle), {
       logStream: api.logs,
     });
+    checkInjectedAnswers(other);
     try {
       await idsAt(1200, 3, other);
       const [early] = await expectedIds(0, 1);
