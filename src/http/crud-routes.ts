@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { errorResponses } from './error-body.ts';
 import { checkIfMatch, setEtag } from './etag.ts';
+import { ETAG, LOCATION, withHeaders } from './response-headers.ts';
 import type { Page, Paging } from './paging.ts';
 import { PagingQuery } from './paging.ts';
 
@@ -106,7 +107,10 @@ export function registerCrudRoutes<
       tags,
       ...details(routes.create),
       body: routes.create.body,
-      response: { 201: resource, ...errorResponses(...(routes.create.errors ?? [])) },
+      response: {
+        201: withHeaders(resource, ETAG, LOCATION),
+        ...errorResponses(...(routes.create.errors ?? [])),
+      },
     },
     handler: async (request, reply) => {
       const body = request.body as Static<CreateBody>;
@@ -124,7 +128,10 @@ export function registerCrudRoutes<
       tags,
       ...details(routes.get),
       params,
-      response: { 200: resource, ...errorResponses(...(routes.get.errors ?? [])) },
+      response: {
+        200: withHeaders(resource, ETAG),
+        ...errorResponses(...(routes.get.errors ?? [])),
+      },
     },
     handler: async (request, reply) =>
       answer(reply, await service.get(request.tenant.id, idOf(request))),
@@ -143,7 +150,7 @@ export function registerCrudRoutes<
         ...details(text),
         params,
         body: text.body,
-        response: { 200: resource, ...errorResponses(...(text.errors ?? [])) },
+        response: { 200: withHeaders(resource, ETAG), ...errorResponses(...(text.errors ?? [])) },
       },
       handler: async (request, reply) => {
         const body = request.body as Static<PutBody> | Static<PatchBody>;

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorBodySchema } from './error-body.ts';
 import { idempotencyKeyHeaderSchema, takesIdempotencyKey } from './idempotency-openapi.ts';
+import { finishResponses, LOCATION, withHeaders } from './response-headers.ts';
 import { accessForPath, type RouteAccess } from './route-access.ts';
 
 const STANDARD_ERRORS: Record<string, string> = {
@@ -14,15 +15,20 @@ const STANDARD_ERRORS: Record<string, string> = {
   406: 'Unsupported API version in Accept',
   415: 'Body is not application/json',
   413: 'Body too large',
+  414: 'A path parameter longer than the router takes (100 characters)',
   409: 'A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation',
   422: 'This Idempotency-Key was used with another request (IdempotencyKeyReused)',
+  429: "Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited)",
+  503: 'The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again',
 };
 
-function errorCodesFor(access: RouteAccess, method: string): string[] {
+function errorCodesFor(access: RouteAccess, method: string, url: string): string[] {
   if (access === 'operator') return [];
-  const codes = ['400', '404', '406'];
-  if (access !== 'anonymous') codes.push('401', '403');
-  if (['POST', 'PUT', 'PATCH'].includes(method)) codes.push('413', '415');
+  const codes = ['400', '404', '406', '503'];
+  if (access !== 'anonymous') codes.push('401', '403', '429');
+  // DELETE reads a body when one is sent, as POST, PUT and PATCH do.
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) codes.push('413', '415');
+  if (url.includes(':')) codes.push('414');
   if (takesIdempotencyKey(access, method)) codes.push('409', '422');
   return codes;
 }
@@ -35,9 +41,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const access = route.config?.access ?? accessForPath(route.url);
     const response = { ...((route.schema.response as Record<string, unknown> | undefined) ?? {}) };
-    for (const code of errorCodesFor(access, methods[0] ?? 'GET')) {
+    for (const code of errorCodesFor(access, methods[0] ?? 'GET', route.url)) {
       response[code] ??= { description: STANDARD_ERRORS[code], $ref: 'ErrorBody#' };
     }
+    // Every create answers where the created resource is (contract §4).
+    if (response[201]) response[201] = withHeaders(response[201], LOCATION);
     const security: Record<string, string[]>[] | undefined =
       access === 'operator' || access === 'anonymous'
         ? undefined
@@ -83,6 +91,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         return { schema, url };
       return { schema: { ...schema, headers: idempotencyKeyHeaderSchema(schema.headers) }, url };
     },
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? finishResponses(document.openapiObject)
+        : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ifMatch, setEtag } from '../../http/etag.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import { inDataEnvelope } from '../../http/paging.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { counterNamed } from './analytics-counters.ts';
@@ -145,7 +146,13 @@ export const analyticsRoutes: FastifyPluginAsync<{
 
   app.get(
     '/management/configuration/trendingactiontypes',
-    { schema: { tags, summary: 'Trending action weights', response: { 200: TrendingWeights } } },
+    {
+      schema: {
+        tags,
+        summary: 'Trending action weights',
+        response: { 200: withHeaders(TrendingWeights, ETAG) },
+      },
+    },
     async (request, reply) => {
       const { weights, version } = await trending.weights(request.tenant.id);
       setEtag(reply, version);
@@ -159,7 +166,7 @@ export const analyticsRoutes: FastifyPluginAsync<{
         tags,
         summary: 'Replace the trending action weights (counters left out weigh nothing)',
         body: TrendingWeights,
-        response: { 200: TrendingWeights },
+        response: { 200: withHeaders(TrendingWeights, ETAG) },
       },
     },
     async (request, reply) => {
@@ -179,7 +186,7 @@ export const analyticsRoutes: FastifyPluginAsync<{
       schema: {
         tags,
         summary: 'Analytics settings (time zone)',
-        response: { 200: AnalyticsSettings },
+        response: { 200: withHeaders(AnalyticsSettings, ETAG) },
       },
     },
     async (request, reply) => {
@@ -195,7 +202,7 @@ export const analyticsRoutes: FastifyPluginAsync<{
         tags,
         summary: 'Set the analytics time zone (IANA name)',
         body: AnalyticsSettings,
-        response: { 200: AnalyticsSettings },
+        response: { 200: withHeaders(AnalyticsSettings, ETAG) },
       },
     },
     async (request, reply) => {

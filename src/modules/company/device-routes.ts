@@ -5,6 +5,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ifMatch, setEtag } from '../../http/etag.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import { sendJsonText } from '../../http/json-text.ts';
 import { DataEnvelope, inDataEnvelope } from '../../http/paging.ts';
 import {
@@ -63,7 +64,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         summary: "Register a logical device to the caller's physical device",
         description: `409 when the DeviceId exists; ExpirationDate, when given, in the future. ${identityNote}`,
         body: LogicalDeviceBody,
-        response: { 201: DeviceData, 409: { $ref: 'ErrorBody#' } },
+        response: { 201: withHeaders(DeviceData, ETAG), 409: { $ref: 'ErrorBody#' } },
       },
     },
     async (request, reply) => {
@@ -88,7 +89,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         summary: "Fetch one of the caller's logical devices",
         description: identityNote,
         params: DeviceIdParams,
-        response: { 200: DeviceData },
+        response: { 200: withHeaders(DeviceData, ETAG) },
       },
     },
     async (request, reply) => {
@@ -111,7 +112,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         description: `Null clears DeviceTypeId or ExpirationDate; Metadata replaces the list. ${identityNote}`,
         params: DeviceIdParams,
         body: LogicalDevicePatch,
-        response: { 200: DeviceData },
+        response: { 200: withHeaders(DeviceData, ETAG) },
       },
     },
     async (request, reply) => {

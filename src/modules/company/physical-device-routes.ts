@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../http/errors.ts';
 import { ifMatch, setEtag, withEtag } from '../../http/etag.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import {
   LogicalDevice,
@@ -45,7 +46,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
         tags,
         summary: 'Create a physical device (DeviceId chosen by the client)',
         body: PhysicalDeviceBody,
-        response: { 201: PhysicalDevice, ...conflict },
+        response: { 201: withHeaders(PhysicalDevice, ETAG), ...conflict },
       },
     },
     async (request, reply) => {
@@ -83,7 +84,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
         tags,
         summary: 'Fetch a physical device',
         params: PhysicalDeviceParams,
-        response: { 200: PhysicalDevice },
+        response: { 200: withHeaders(PhysicalDevice, ETAG) },
       },
     },
     async (request, reply) => {
@@ -102,7 +103,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
         description: 'Moving the device to another store applies to its identity tokens at once.',
         params: PhysicalDeviceParams,
         body: PhysicalDeviceBody,
-        response: { 200: PhysicalDevice },
+        response: { 200: withHeaders(PhysicalDevice, ETAG) },
       },
     },
     async (request, reply) => {
@@ -148,7 +149,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
         summary: 'Register a logical device to this physical device',
         params: PhysicalDeviceParams,
         body: LogicalDeviceBody,
-        response: { 201: LogicalDevice, ...conflict },
+        response: { 201: withHeaders(LogicalDevice, ETAG), ...conflict },
       },
     },
     async (request, reply) => {
@@ -190,7 +191,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
         tags,
         summary: 'Fetch a logical device',
         params: LogicalDeviceParams,
-        response: { 200: LogicalDevice },
+        response: { 200: withHeaders(LogicalDevice, ETAG) },
       },
     },
     async (request, reply) => {
@@ -209,7 +210,7 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
         summary: 'Replace a logical device (fields left out are cleared; Metadata replaced)',
         params: LogicalDeviceParams,
         body: LogicalDeviceBody,
-        response: { 200: LogicalDevice },
+        response: { 200: withHeaders(LogicalDevice, ETAG) },
       },
     },
     async (request, reply) => {

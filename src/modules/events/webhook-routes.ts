@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ifMatchVersion, withVersionEtag } from '../../http/etag.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import type { DeliveryLog } from './delivery-log.ts';
 import {
@@ -35,7 +36,7 @@ export const webhookRoutes: FastifyPluginAsync<{
         tags,
         summary: 'Create a webhook subscription (its Secret is shown in this answer only)',
         body: SubscriptionBody,
-        response: { 201: Subscription },
+        response: { 201: withHeaders(Subscription, ETAG) },
       },
     },
     async (request, reply) => {
@@ -65,7 +66,7 @@ export const webhookRoutes: FastifyPluginAsync<{
         tags,
         summary: 'Fetch a webhook subscription',
         params: SubscriptionParams,
-        response: { 200: Subscription, ...errors },
+        response: { 200: withHeaders(Subscription, ETAG), ...errors },
       },
     },
     async (request, reply) =>
@@ -79,7 +80,7 @@ export const webhookRoutes: FastifyPluginAsync<{
         summary: 'Update a webhook subscription (Enabled: false disables it, true enables it)',
         params: SubscriptionParams,
         body: SubscriptionBody,
-        response: { 200: Subscription, ...errors },
+        response: { 200: withHeaders(Subscription, ETAG), ...errors },
       },
     },
     async (request, reply) =>
@@ -116,7 +117,7 @@ export const webhookRoutes: FastifyPluginAsync<{
         summary:
           'Rotate the signing secret: the answer shows the new one; the previous one keeps signing too for 24 hours',
         params: SubscriptionParams,
-        response: { 200: Subscription, ...errors },
+        response: { 200: withHeaders(Subscription, ETAG), ...errors },
       },
     },
     async (request, reply) =>

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toApiError } from '../../http/error-handler.ts';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import type { DomainError } from '../../domain/domain-error.ts';
 import type { ApiError } from '../../http/errors.ts';
 import { CreateEndpointBody, Endpoint, SubscriptionKey } from './endpoint-schemas.ts';
@@ -67,7 +68,7 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
       schema: {
         tags,
         summary: 'The integration endpoint and its creation status',
-        response: { 200: Endpoint },
+        response: { 200: withHeaders(Endpoint, ETAG) },
       },
     },
     async (request, reply) => {

@@ -30,7 +30,15 @@ export const HtmlPage = {
   content: { 'text/html': { schema: { type: 'string' } } },
 };
 export const RedirectBack = {
+  type: 'null',
   description:
     'Back to redirect_uri with code and state, or with error, error_description and state',
-  headers: { Location: { schema: { type: 'string' } } },
+  headers: {
+    Location: {
+      type: 'string',
+      format: 'uri',
+      required: true,
+      description: 'redirect_uri with the answer in its query',
+    },
+  },
 };

@@ -6,6 +6,7 @@ import { errorResponses } from '../../http/error-body.ts';
 import { checkIfMatch, setEtag } from '../../http/etag.ts';
 import { sendJsonText } from '../../http/json-text.ts';
 import { PagingQuery } from '../../http/paging.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import { App, AppBody, AppIdParams, AppList } from './app-schemas.ts';
 import type { AppService } from './app-service.ts';
 
@@ -44,7 +45,7 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         tags,
         summary: 'Fetch an app by its id',
         params: AppIdParams,
-        response: { 200: App },
+        response: { 200: withHeaders(App, ETAG) },
       },
     },
     async (request, reply) => {
@@ -64,7 +65,7 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
           'Honours If-Match (412 when the app changed). The type of a predefined app cannot change (409).',
         params: AppIdParams,
         body: AppBody,
-        response: { 200: App, ...errorResponses(409, 412) },
+        response: { 200: withHeaders(App, ETAG), ...errorResponses(409, 412) },
       },
     },
     async (request, reply) => {

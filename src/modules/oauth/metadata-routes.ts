@@ -2,6 +2,7 @@
 // keys (JWKS) that verify its tokens.
 import type { FastifyPluginAsync } from 'fastify';
 import { ALL_SCOPES } from './client-credentials-grant.ts';
+import { AuthorizationServerMetadata, Jwks } from './metadata-schemas.ts';
 import { tags } from './token-schemas.ts';
 import type { TokenService } from './token-service.ts';
 
@@ -11,7 +12,13 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
 ) => {
   app.get(
     '/.well-known/oauth-authorization-server',
-    { schema: { tags, summary: 'Authorization server metadata (RFC 8414)' } },
+    {
+      schema: {
+        tags,
+        summary: 'Authorization server metadata (RFC 8414)',
+        response: { 200: AuthorizationServerMetadata },
+      },
+    },
     async (request, reply) => {
       const base = request.tenant.baseUrl;
       reply.header('Cache-Control', 'public, max-age=300');
@@ -42,7 +49,13 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
 
   app.get(
     '/.well-known/jwks.json',
-    { schema: { tags, summary: 'Public keys that verify this server’s tokens (JWKS)' } },
+    {
+      schema: {
+        tags,
+        summary: 'Public keys that verify this server’s tokens (JWKS)',
+        response: { 200: Jwks },
+      },
+    },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=60');
       return tokens.keys.jwks();

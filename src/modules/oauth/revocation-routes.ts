@@ -59,9 +59,10 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
         consumes: [FORM],
         body: RevokeRequest,
         response: {
-          200: Type.String({
-            maxLength: 0,
-            description: 'Revoked, or the token was not valid anyway (empty body)',
+          // No body: documented as none, typed as the empty text the handler sends.
+          200: Type.Unsafe<''>({
+            type: 'null',
+            description: 'Revoked, or the token was not valid anyway (no body)',
           }),
           400: OAuthErrorBody,
           401: OAuthErrorBody,

@@ -5,11 +5,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Readable } from 'node:stream';
 import { ifMatch, setEtag } from '../../http/etag.ts';
+import { ETAG, withHeaders } from '../../http/response-headers.ts';
 import { ApiError } from '../../http/errors.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { BlobMissingError, type BlobStore } from './blob-store.ts';
 import { sendAssetContent } from './asset-content.ts';
 import {
+  AssetContentResponses,
   Asset,
   AssetBody,
   AssetIdParams,
@@ -118,7 +120,12 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
   app.get(
     `${BASE}/asset/:id`,
     {
-      schema: { tags, summary: 'Fetch an asset', params: AssetIdParams, response: { 200: Asset } },
+      schema: {
+        tags,
+        summary: 'Fetch an asset',
+        params: AssetIdParams,
+        response: { 200: withHeaders(Asset, ETAG) },
+      },
     },
     async (request, reply) => {
       const { asset, version } = await assets.get(
@@ -180,6 +187,7 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
         'same origin loads as a script (Sec-Fetch-Site: same-origin, Sec-Fetch-Dest: script or a ' +
         'worker) is 403 AssetNotScriptSource.',
       params: AssetKeyParams,
+      response: AssetContentResponses,
     },
     handler: async (request, reply) => {
       const { key } = request.params;

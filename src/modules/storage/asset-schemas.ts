@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PagedResult } from '../../http/paging.ts';
+import { withHeaders, type ResponseHeaders } from '../../http/response-headers.ts';
 
 export const AssetBody = Type.Object(
   {
@@ -46,3 +47,61 @@ export const DeleteAssetQuery = Type.Object({
 });
 
 export const AssetKeyParams = Type.Object({ key: Type.String() });
+
+// The answers of an asset's bytes (GET and HEAD at its AssetUrl). Their media type is the
+// asset's own (a range set is multipart/byteranges), so the document names any.
+const Bytes = Type.String({ format: 'binary' });
+const ContentHeaders: ResponseHeaders = {
+  ETag: {
+    type: 'string',
+    required: true,
+    description: 'The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range.',
+  },
+  'Cache-Control': { type: 'string', required: true, description: 'public, max-age=86400' },
+};
+const BytesHeaders: ResponseHeaders = {
+  ...ContentHeaders,
+  'Accept-Ranges': { type: 'string', required: true, description: 'bytes' },
+  'Content-Disposition': {
+    type: 'string',
+    required: true,
+    description:
+      'inline with the file name, or attachment for HTML, XHTML, SVG, XML and JavaScript.',
+  },
+};
+export const AssetContentResponses = {
+  200: {
+    description: 'The whole asset, as its MimeType',
+    headers: BytesHeaders,
+    content: { '*/*': { schema: Bytes } },
+  },
+  206: {
+    description:
+      'The one range asked for, as its MimeType with Content-Range; several as ' +
+      'multipart/byteranges, each part with its own Content-Range',
+    headers: {
+      ...BytesHeaders,
+      'Content-Range': {
+        type: 'string',
+        description: 'bytes <first>-<last>/<size> (one range only)',
+      },
+    },
+    content: { '*/*': { schema: Bytes } },
+  },
+  304: {
+    type: 'null',
+    description: 'Not modified: If-None-Match names the current ETag',
+    headers: ContentHeaders,
+  },
+  403: { description: 'A same-origin script load (AssetNotScriptSource)', $ref: 'ErrorBody#' },
+  416: withHeaders(
+    { description: 'No range asked for is satisfiable', $ref: 'ErrorBody#' },
+    {
+      'Content-Range': {
+        type: 'string',
+        required: true,
+        description: 'bytes */<size>',
+      },
+    },
+  ),
+};

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../../http/error-body.ts';
 import { ApiError, badRequest } from '../../../http/errors.ts';
 import { IdParams } from '../common-schemas.ts';
-import { ImportJob, ImportQuery } from './import-schemas.ts';
+import { ImportJob, ImportQuery, ImportResults } from './import-schemas.ts';
 import { IMPORT_MIME_TYPES } from './import-formats.ts';
 import { IMPORTS_PATH } from './import-jobs.ts';
 import type { ImportService } from './import-service.ts';
@@ -94,6 +94,7 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
           '{"Line","Status":"Failed","Errors":[{"Field","Message"}]}. While a RejectAll import validates, and ' +
           'when it failed validation, only the failed records.',
         params: IdParams,
+        response: { 200: ImportResults },
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@
 // from the item schemas), with references also by name (Category, Brand, a price's
 // PriceTypeSymbol, an attribute's TypeName, a tag's Name) so that an export of one tenant imports
 // into another whose ids differ. Its fields keep their order: validation reports problems in it.
+import type { Readable } from 'node:stream';
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, ShortText } from '../common-schemas.ts';
 import { ItemBody, PriceInput } from '../items/item-schemas.ts';
@@ -141,3 +142,19 @@ export const ImportJob = Type.Object(
   { title: 'CatalogImport' },
 );
 export type ImportJob = Static<typeof ImportJob>;
+
+/** The per-row results: JSON Lines, streamed as the import settles records. */
+export const ImportResults = {
+  description: 'One JSON object a line, in file order, for the records settled so far',
+  content: {
+    'application/x-ndjson': {
+      // Text on the wire; to the handler's types, the stream it sends.
+      schema: Type.Unsafe<Readable>({
+        type: 'string',
+        description:
+          'Each line {"Line","Status":"Written","ItemId"} or {"Line","Status":"Failed",' +
+          '"Errors":[{"Field","Message"}]}.',
+      }),
+    },
+  },
+};

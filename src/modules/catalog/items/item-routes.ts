@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
 import { ifMatchVersion, setVersionEtag } from '../../../http/etag.ts';
+import { ETAG, withHeaders } from '../../../http/response-headers.ts';
 import { sendJsonText } from '../../../http/json-text.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
@@ -49,14 +50,14 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     description:
       'Fields left out are cleared; Prices, DynamicAttributes, Tags and DefaultItemId change only when sent. Honours If-Match.',
     body: ItemBody,
-    response: { 200: Item, ...errorResponses(409, 412) },
+    response: { 200: withHeaders(Item, ETAG), ...errorResponses(409, 412) },
   };
   const patch = {
     tags,
     summary: 'Partially update an item',
     description: 'Only the fields sent change; null clears a nullable field. Honours If-Match.',
     body: ItemPatch,
-    response: { 200: Item, ...errorResponses(409, 412) },
+    response: { 200: withHeaders(Item, ETAG), ...errorResponses(409, 412) },
   };
 
   app.post(
@@ -66,7 +67,7 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
         tags,
         summary: 'Create an item',
         body: ItemBody,
-        response: { 201: Item, ...errorResponses(409) },
+        response: { 201: withHeaders(Item, ETAG), ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -77,7 +78,14 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
   );
   app.get(
     '/private/catalog/item/:id',
-    { schema: { tags, summary: 'Fetch an item', params: IdParams, response: { 200: Item } } },
+    {
+      schema: {
+        tags,
+        summary: 'Fetch an item',
+        params: IdParams,
+        response: { 200: withHeaders(Item, ETAG) },
+      },
+    },
     async (request, reply) =>
       sendItem(reply, await items.get(request.tenant.id, request.params.id)),
   );
