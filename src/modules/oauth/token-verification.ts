@@ -4,7 +4,7 @@ import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { InvalidTokenError, type Principal, type Scope } from '../../domain/principal.ts';
 import { TOKEN_ALGORITHM, type SigningKeys } from './signing-keys.ts';
-import type { TokenClaims } from './token-claims.ts';
+import { isMemberToken, type TokenClaims } from './token-claims.ts';
 import type { VerifiedTokenCache } from './verified-token-cache.ts';
 
 /**
@@ -106,7 +106,7 @@ export class TokenVerification {
   }
 
   private async checkStillValid(claims: TokenClaims, tenantId: number): Promise<Principal> {
-    if (claims.client_id !== undefined) return this.checkMemberStillValid(claims, tenantId);
+    if (isMemberToken(claims)) return this.checkMemberStillValid(claims, tenantId);
     const jti = claims.jti!;
     const [state] = await this.db.prepared<{
       secretVersion: number;
