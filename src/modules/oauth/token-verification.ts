@@ -49,6 +49,20 @@ export class TokenVerification {
     return principal;
   }
 
+  /**
+   * A token's claims and principal, checked against the database now and never answered from
+   * this instance's cache (which learns of other instances' revocations only at the next poll):
+   * token introspection (RFC 7662) answers what holds at this moment. InvalidTokenError when the
+   * token is not (any more) valid on this tenant.
+   */
+  async inspect(
+    token: string,
+    tenant: { id: number; baseUrl: string },
+  ): Promise<{ claims: TokenClaims; principal: Principal }> {
+    const claims = await this.verifySignature(token, tenant.baseUrl);
+    return { claims, principal: await this.checkStillValid(claims, tenant.id) };
+  }
+
   /** The principal of a token verified before (InvalidTokenError if it no longer holds), or
    * undefined when this instance has not verified it yet. */
   verifyCached(token: string, tenant: { id: number; baseUrl: string }): Principal | undefined {

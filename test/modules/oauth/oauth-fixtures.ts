@@ -130,7 +130,11 @@ export function expectCredentialsRequired(
 export function injectFetch(api: TestApi) {
   return async (
     url: string,
-    init: { method: string; headers: Record<string, string>; body?: unknown },
+    init: {
+      method: string;
+      headers: Record<string, string>;
+      body?: string | URLSearchParams | null;
+    },
   ): Promise<Response> => {
     const target = new URL(url);
     const answer = await api.app.inject({
