@@ -31,7 +31,7 @@ function unauthorized(description: string): ApiError {
 
 /**
  * No bearer token at all (no Authorization, or another scheme): the challenge names the realm and
- * no error code (RFC 6750 §3.1), since the client did nothing wrong but not knowing it needs one.
+ * no error code (RFC 6750 §3.1), since the client has not tried a token that could be wrong.
  * The realm is the tenant's base URL, the issuer its tokens come from.
  */
 function credentialsRequired(request: FastifyRequest, description: string): ApiError {
@@ -78,11 +78,13 @@ export function registerAuthentication(app: FastifyInstance, verifier: TokenVeri
           'An access token is required (Authorization: Bearer <token>).',
         ),
       );
-    if (!BEARER_SCHEME.test(header))
-      return done(credentialsRequired(request, 'The Authorization header is not a Bearer token.'));
     const match = BEARER.exec(header);
     if (!match)
-      return done(unauthorized('The Authorization header is not a well-formed Bearer token.'));
+      return done(
+        BEARER_SCHEME.test(header)
+          ? unauthorized('The Authorization header is not a well-formed Bearer token.')
+          : credentialsRequired(request, 'The Authorization header is not a Bearer token.'),
+      );
     const token = match[1]!;
     const admit = (principal: Principal) => {
       request.principal = principal;
