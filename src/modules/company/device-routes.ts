@@ -128,7 +128,7 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
         params: DeviceIdParams,
         headers: IfMatchHeaders,
         body: LogicalDevicePatch,
-        response: { 200: DeviceData },
+        response: { 200: DeviceData, 412: { $ref: 'ErrorBody#' } },
       },
     },
     async (request, reply) => {
