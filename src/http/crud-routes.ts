@@ -81,8 +81,10 @@ export interface CrudRoutes<
 // What every operation of the kind does, said after what the resource's own text says.
 const SHARED_TEXT = {
   create: 'Answers 201 with the created resource, its ETag and its Location.',
-  get: 'Answers the resource with its ETag; send that as If-Match to make a later change conditional.',
-  put: 'Replaces the resource; answers it with its new ETag.',
+  get:
+    'Answers the resource with its ETag (send it as If-Match to make a later change ' +
+    'conditional); 404 for an unknown id.',
+  put: 'Answers the updated resource with its new ETag.',
   patch: 'Changes only the fields sent; answers the resource with its new ETag.',
   delete: 'Answers 204 with no body.',
   list:

@@ -140,7 +140,9 @@ describe('registerCrudRoutes', () => {
       { route: 'GET /notes/notes', operationId: 'listNotes', ifMatch: false, precondition: false },
     ]);
     const put = routes.find((route) => route.method === 'PUT')!.schema as { description: string };
-    expect(put.description).toMatch(/^Replaces the resource.*If-Match, 412 PreconditionFailed/);
+    expect(put.description).toMatch(
+      /^Answers the updated resource.*If-Match, 412 PreconditionFailed/,
+    );
   });
 
   it('creates with 201, the Location of the new resource and its ETag', async () => {

@@ -237,7 +237,9 @@ export const analyticsRoutes: FastifyPluginAsync<{
         tags,
         operationId: 'updateAnalyticsSettings',
         summary: 'Set the analytics time zone (IANA name)',
-        description: `400 InvalidTimeZone for a name that is not an IANA zone. ${IF_MATCH_NOTE}`,
+        description:
+          '400 InvalidTimeZone for a name that is not an IANA zone. Answers the settings with ' +
+          `their new ETag. ${IF_MATCH_NOTE}`,
         headers: IfMatchHeaders,
         body: AnalyticsSettings,
         response: { 200: AnalyticsSettings, ...stale },

@@ -30,7 +30,11 @@ export const storeRoutes: FastifyPluginAsync<{ stores: StoreService }> = async (
       body: StoreBody,
     },
     get: { summary: 'Fetch a store' },
-    put: { summary: 'Update a store', description: 'Every field is replaced.', body: StoreBody },
+    put: {
+      summary: 'Update a store',
+      description: 'Every field is replaced; those left out are cleared.',
+      body: StoreBody,
+    },
     delete: {
       summary: 'Delete a store (409 while physical devices are in it)',
       description: '409 StoreHasPhysicalDevices while a physical device is in the store.',

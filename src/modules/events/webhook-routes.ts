@@ -45,8 +45,8 @@ export const webhookRoutes: FastifyPluginAsync<{
         operationId: 'createWebhook',
         summary: 'Create a webhook subscription (its Secret is shown in this answer only)',
         description:
-          'Url is https (or http to a host of WEBHOOK_ALLOWED_HOSTS), to a public address (400 ' +
-          'InvalidWebhookUrl); EventTypes lists event types, `{resource}.*` or `*` (400 ' +
+          'Url is https, or http to a host:port of WEBHOOK_ALLOWED_HOSTS, without credentials ' +
+          '(400 InvalidWebhookUrl); EventTypes lists event types, `{resource}.*` or `*` (400 ' +
           'UnknownEventType). Answers 201 with the subscription, its Secret (keep it to verify ' +
           'signatures), its ETag and its Location.',
         body: SubscriptionBody,

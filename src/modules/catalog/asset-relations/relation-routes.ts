@@ -20,9 +20,9 @@ const LABEL = { items: 'an item', brands: 'a brand', categories: 'a category' } 
 const ENTITY_NAME = { items: 'Item', brands: 'Brand', categories: 'Category' } as const;
 const KIND_NAME = { image: 'Image', video: 'Video', document: 'Document' } as const;
 const FAMILY = {
-  image: 'an image/* asset',
-  video: 'a video/* asset',
-  document: 'an asset neither image/* nor video/*',
+  image: 'image/*',
+  video: 'video/*',
+  document: 'neither image/* nor video/*',
 } as const;
 
 export const relationsTag: OpenApiTag = {
@@ -51,7 +51,7 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
             operationId: `add${name}`,
             summary: `Relate an asset as one of the ${of}`,
             description:
-              `The asset must be ${FAMILY[kind]} (409 AssetTypeMismatch otherwise); 404 for an ` +
+              `The asset's MIME type must be ${FAMILY[kind]} (409 AssetTypeMismatch otherwise); 404 for an ` +
               'unknown asset or entity; 409 when it is related already. isDefault makes it the ' +
               'default of its kind. Answers 201 with the relation.',
             params: RelationParams,
