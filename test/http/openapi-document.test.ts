@@ -107,7 +107,7 @@ describe('GET /openapi.json', () => {
     for (const entry of operations) {
       const { security } = entry.operation;
       if (noToken.includes(where(entry))) expect(security, where(entry)).toEqual([]);
-      else if (entry.path === '/oauth/token' || entry.path === '/oauth/revoke')
+      else if (['/oauth/token', '/oauth/revoke', '/oauth/introspect'].includes(entry.path))
         expect(security, where(entry)).toEqual([{ appCredentials: [] }, {}]);
       else {
         const scope = /^\/(management|private)\//.exec(entry.path)?.[1] ?? 'public';

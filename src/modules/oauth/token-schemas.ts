@@ -11,8 +11,9 @@ export const oauthTag: OpenApiTag = {
 };
 export const tags = [oauthTag.name];
 /**
- * The token and revocation endpoints authenticate the client, not a bearer: an app by HTTP Basic
- * (or client_id and client_secret in the form), a public client (the console) by client_id alone.
+ * The token, revocation and introspection endpoints authenticate the client, not a bearer: an
+ * app by HTTP Basic (or client_id and client_secret in the form), a public client (the console)
+ * by client_id alone.
  */
 export const CLIENT_AUTHENTICATION: Record<string, string[]>[] = [{ appCredentials: [] }, {}];
 export const FORM = 'application/x-www-form-urlencoded';
