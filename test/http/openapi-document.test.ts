@@ -208,8 +208,15 @@ describe('GET /openapi.json', () => {
     const body = byId.get('updateItem')!.requestBody!.content['application/json']!.schema as {
       properties: Record<string, unknown>;
     };
-    expect(answer.properties.ItemStatusId).toEqual(body.properties.ItemStatusId);
-    const validate = validator().compile(body);
+    // The same values on both sides (a generated client types both `1 | 2`).
+    const ajv = validator();
+    const statusIn = (schema: unknown) => {
+      const accepts = ajv.compile(schema as object);
+      return [0, 1, 2, 3, 1.5].filter((value) => accepts(value));
+    };
+    expect(statusIn(answer.properties.ItemStatusId)).toEqual([1, 2]);
+    expect(statusIn(body.properties.ItemStatusId)).toEqual([1, 2]);
+    const validate = ajv.compile(body);
     expect(validate(fetched.json()), JSON.stringify(validate.errors)).toBe(true);
   });
 
