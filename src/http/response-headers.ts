@@ -95,7 +95,9 @@ interface Operation {
   responses?: Record<string, { headers?: Record<string, Record<string, unknown>> }>;
 }
 
-const takesToken = (operation: Operation) => (operation.security?.length ?? 0) > 0;
+// A bearer token, not the app credentials of the token endpoints (HTTP Basic).
+const takesToken = (operation: Operation) =>
+  operation.security?.some((requirement) => 'bearer' in (requirement as object)) ?? false;
 const replaysAnswers = (method: string, operation: Operation) =>
   takesToken(operation) && (method === 'post' || method === 'patch');
 

@@ -15,7 +15,12 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
     {
       schema: {
         tags,
+        operationId: 'getAuthorizationServerMetadata',
         summary: 'Authorization server metadata (RFC 8414)',
+        description:
+          "The tenant's issuer, its endpoints (authorization, token, revocation, JWKS), and the " +
+          'grants, scopes and client authentication methods it supports, for OAuth libraries ' +
+          'that discover them. No token; cacheable for 5 minutes.',
         response: { 200: AuthorizationServerMetadata },
       },
     },
@@ -42,6 +47,12 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
           'client_secret_post',
           'none',
         ],
+        // Apps only: a public client cannot authenticate, and introspection needs it (RFC 7662 §2.1).
+        introspection_endpoint: `${base}/oauth/introspect`,
+        introspection_endpoint_auth_methods_supported: [
+          'client_secret_basic',
+          'client_secret_post',
+        ],
         scopes_supported: ALL_SCOPES,
       };
     },
@@ -52,7 +63,11 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
     {
       schema: {
         tags,
+        operationId: 'getJwks',
         summary: 'Public keys that verify this server’s tokens (JWKS)',
+        description:
+          'The ES256 keys, by kid, that sign the tokens still valid (a rotated key stays until ' +
+          'its last token expires). No token; cacheable for a minute.',
         response: { 200: Jwks },
       },
     },

@@ -12,7 +12,7 @@ export const AuthorizationServerMetadata = Type.Object(
     token_endpoint: Url('POST /oauth/token'),
     revocation_endpoint: Url('POST /oauth/revoke'),
     jwks_uri: Url('GET /.well-known/jwks.json'),
-    introspection_endpoint: Type.Optional(Url('POST /oauth/introspect')),
+    introspection_endpoint: Url('POST /oauth/introspect'),
     grant_types_supported: Names('client_credentials, authorization_code, refresh_token'),
     response_types_supported: Names('code'),
     response_modes_supported: Names('query'),
@@ -23,8 +23,8 @@ export const AuthorizationServerMetadata = Type.Object(
     revocation_endpoint_auth_methods_supported: Names(
       'client_secret_basic, client_secret_post, none (the console)',
     ),
-    introspection_endpoint_auth_methods_supported: Type.Optional(
-      Names('client_secret_basic, client_secret_post'),
+    introspection_endpoint_auth_methods_supported: Names(
+      'client_secret_basic, client_secret_post (apps only)',
     ),
     scopes_supported: Names('public, private, management'),
   },
