@@ -90,10 +90,17 @@ const RETRY_IN_USE = {
 };
 const RATE_LIMIT = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
+interface AnswerObject {
+  headers?: Record<string, Record<string, unknown>>;
+  content?: Record<string, { schema?: { $ref?: string } }>;
+}
 interface Operation {
   security?: unknown[];
-  responses?: Record<string, { headers?: Record<string, Record<string, unknown>> }>;
+  responses?: Record<string, AnswerObject>;
 }
+
+const isErrorBody = (response: AnswerObject) =>
+  response.content?.['application/json']?.schema?.$ref === '#/components/schemas/ErrorBody';
 
 // A bearer token, not the app credentials of the token endpoints (HTTP Basic).
 const takesToken = (operation: Operation) =>
@@ -102,12 +109,18 @@ const replaysAnswers = (method: string, operation: Operation) =>
   takesToken(operation) && (method === 'post' || method === 'patch');
 
 /** The headers an answer of this status has because of the operation's kind. */
-function standardHeaders(method: string, status: string, operation: Operation): string[] {
+function standardHeaders(
+  method: string,
+  status: string,
+  operation: Operation,
+  response: AnswerObject,
+): string[] {
   const withToken = takesToken(operation);
   const names: string[] = [];
   // Counted requests carry the budget's state (app limits, and every gateway call).
   if (withToken && (status.startsWith('2') || status === '429')) names.push(...RATE_LIMIT);
-  if (status === '429' || status === '503') names.push('Retry-After');
+  // Every 429, and every 503 in the error body (not the health probe's own 503).
+  if (status === '429' || (status === '503' && isErrorBody(response))) names.push('Retry-After');
   if (status === '401' && withToken) names.push('WWW-Authenticate');
   // A stored answer under an Idempotency-Key is replayed with this header (2xx and 4xx alike).
   if (replaysAnswers(method, operation) && !NOT_STORED.includes(status))
@@ -129,13 +142,14 @@ export function finishResponses<T extends object>(document: T): T {
     for (const [method, operation] of Object.entries(item)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const headers: Record<string, Record<string, unknown>> = {};
-        for (const name of standardHeaders(method, status, operation)) headers[name] = ref(name);
-        if (status === '409' && replaysAnswers(method, operation))
-          headers['Retry-After'] = RETRY_IN_USE;
         for (const [name, header] of Object.entries(response.headers ?? {})) {
           const { required, ...schema } = (header.schema ?? {}) as { required?: unknown };
           headers[name] = typeof required === 'boolean' ? { ...header, required, schema } : header;
         }
+        for (const name of standardHeaders(method, status, operation, response))
+          headers[name] ??= ref(name);
+        if (status === '409' && replaysAnswers(method, operation))
+          headers['Retry-After'] ??= RETRY_IN_USE;
         if (Object.keys(headers).length > 0) response.headers = headers;
       }
     }

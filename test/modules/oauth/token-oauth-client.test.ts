@@ -1,16 +1,19 @@
 // A real OAuth client (oauth4webapi) against the token endpoint over HTTP (contract §3).
-import http from 'node:http';
 import net from 'node:net';
 import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpCall } from '../../support/http-call.ts';
 import { startTestApi, type TestApi } from '../../support/test-api.ts';
 
 describe('a real OAuth client (oauth4webapi) over HTTP', () => {
   let server: TestApi;
   let port: number;
 
-  /** fetch for *.localhost hosts, which do not resolve here: connects to 127.0.0.1 and sends the Host header. */
+  /**
+   * fetch for *.localhost hosts, which do not resolve here: connects to 127.0.0.1 and sends the
+   * Host header (httpCall, which checks each answer against the server's OpenAPI document).
+   */
   const loopbackFetch = async (
     url: string,
     init: {
@@ -20,38 +23,22 @@ describe('a real OAuth client (oauth4webapi) over HTTP', () => {
     },
   ): Promise<Response> => {
     const target = new URL(url);
-    const body = init.body === undefined || init.body === null ? undefined : String(init.body);
-    return new Promise<Response>((resolve, reject) => {
-      const request = http.request(
-        {
-          host: '127.0.0.1',
-          port: target.port,
-          path: `${target.pathname}${target.search}`,
-          method: init.method,
-          headers: { ...init.headers, host: target.host },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const headers = new Headers();
-            for (const [name, value] of Object.entries(response.headers)) {
-              for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
-                headers.append(name, v);
-            }
-            const status = response.statusCode ?? 500;
-            resolve(
-              new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), {
-                status,
-                headers,
-              }),
-            );
-          });
-          response.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
+    const answer = await httpCall(Number(target.port), {
+      method: init.method,
+      path: `${target.pathname}${target.search}`,
+      host: target.host,
+      headers: init.headers,
+      ...(init.body === undefined || init.body === null ? {} : { body: String(init.body) }),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+        headers.append(name, v);
+    }
+    const { status } = answer;
+    return new Response(status === 204 || status === 304 ? null : answer.body, {
+      status,
+      headers,
     });
   };
 
