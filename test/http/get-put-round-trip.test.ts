@@ -97,7 +97,70 @@ async function expectRoundTrip(trip: RoundTrip): Promise<void> {
   expect(refused.Errors?.map((e) => e.Field).join(' ')).toContain('NoSuchField');
 }
 
+interface OpenApiSchema {
+  $ref?: string;
+  type?: string;
+  items?: OpenApiSchema;
+  properties?: Record<string, OpenApiSchema & { readOnly?: boolean }>;
+}
+interface OpenApiDocument {
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { schema: OpenApiSchema }> } }>
+  >;
+  components?: { schemas?: Record<string, OpenApiSchema> };
+}
+
+/** The properties of an operation's JSON body (of its elements, for a list), refs followed. */
+function bodyProperties(document: OpenApiDocument, method: string, path: string) {
+  const resolve = (schema: OpenApiSchema): OpenApiSchema =>
+    schema.$ref ? resolve(document.components!.schemas![schema.$ref.split('/').pop()!]!) : schema;
+  const operation = document.paths[path]?.[method];
+  let schema = resolve(operation!.requestBody!.content['application/json']!.schema);
+  if (schema.type === 'array') schema = resolve(schema.items!);
+  return schema.properties ?? {};
+}
+
 describe('GET → PUT round trip', () => {
+  it.each([
+    [
+      'put',
+      '/private/catalog/category/{id}',
+      'ParentCategoryName SubCategoryCount CategoryMetadata',
+    ],
+    [
+      'patch',
+      '/private/catalog/category/{id}',
+      'ParentCategoryName SubCategoryCount CategoryMetadata',
+    ],
+    ['put', '/private/catalog/item/{id}', 'LikeCount DateAdded DateModified'],
+    ['put', '/private/catalog/items/{id}/prices', 'PriceId PriceTypeSymbol CurrencySymbol'],
+    ['put', '/private/catalog/items/{id}/dynamicattributes', 'TypeName'],
+    ['put', '/private/catalog/items/{id}/document', 'AssetUrl MimeType FileName'],
+    ['put', '/management/company/physicaldevices/{physicalDeviceId}', 'StoreName'],
+    [
+      'put',
+      '/management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}',
+      'DeviceTypeDescription',
+    ],
+    ['patch', '/company/logicaldevices/{deviceId}', 'DeviceTypeDescription'],
+    [
+      'put',
+      '/management/oauth/apps/{applicationId}',
+      'ApplicationSecret IsPredefined ApplicationTypeDescription CreatedDate',
+    ],
+    [
+      'put',
+      '/management/webhooks/{id}',
+      'DisabledReason FailingSince Secret PreviousSecretExpiresDate CreatedDate ModifiedDate',
+    ],
+  ])('the OpenAPI document marks the read-only fields of %s %s', async (method, path, fields) => {
+    const response = await api.app.inject({ url: '/openapi.json' });
+    const properties = bodyProperties(response.json<OpenApiDocument>(), method, path);
+    for (const field of fields.split(' '))
+      expect(properties[field]?.readOnly, `${method} ${path} ${field}`).toBe(true);
+  });
+
   it('brand', async () => {
     const brand = await createBrand(api, acme);
     await expectRoundTrip({ url: `${CATALOG}/brand/${brand.Id}` });
