@@ -15,6 +15,20 @@ const validators = {
 } as Record<string, ReturnType<typeof ajv.compile>>;
 export const RECORD_TYPES = Object.keys(validators);
 
+const FIELDS: Record<string, Set<string>> = {
+  Item: new Set(Object.keys(ImportRecord.properties)),
+  ...Object.fromEntries(
+    Object.entries(REFERENCE_RECORDS).map(([type, schema]) => [
+      type,
+      new Set(Object.keys(schema.properties)),
+    ]),
+  ),
+};
+
+/** Whether records of `type` (absent: Item) have the field; false for an unknown type. */
+export const hasField = (type: unknown, field: string): boolean =>
+  FIELDS[typeof type === 'string' ? type : 'Item']?.has(field) ?? false;
+
 /** An item record, or one of the catalog's other resources. */
 export type AnyRecord = ImportRecord | ReferenceRecord;
 

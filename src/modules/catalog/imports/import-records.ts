@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { FieldError } from '../../../domain/domain-error.ts';
 import { restoreFormula } from '../csv-formulas.ts';
+import { hasField } from './import-record-check.ts';
 import type { ImportFormat } from './import-schemas.ts';
 import { splitRecords, type RawRecord } from './record-splitter.ts';
 
@@ -254,5 +255,9 @@ function csvRecord(
       }
     }
   });
+  // A quoted empty cell is an empty text only in a field of the row's record type: a file that
+  // quotes every cell has "" in the columns of the other types.
+  for (const column of header)
+    if (value[column] === '' && !hasField(value.RecordType ?? 'Item', column)) delete value[column];
   return problems.length > 0 ? { problems } : { value };
 }
