@@ -98,16 +98,32 @@ export class AssetSet {
 /**
  * Adds relations in one statement; a relation already there stays as it is, and an entity that
  * has a default of a kind keeps it (the added one is not the default then). Of several defaults
- * of one entity and kind in `relations`, the first is.
+ * of one entity and kind in `relations`, the first is. `fresh`: the entities were made in this
+ * transaction and their relations were checked (new items), so nothing can be there already.
  */
 export async function addRelations(
   sql: RawSql,
   tenantId: number,
   entity: keyof typeof TABLES,
   relations: AssetRelation[],
+  fresh = false,
 ): Promise<void> {
   if (relations.length === 0) return;
   const { table, column } = TABLES[entity];
+  const columns = [
+    tenantId,
+    relations.map((r) => r.entityId),
+    relations.map((r) => r.assetId),
+    relations.map((r) => r.kind),
+  ];
+  if (fresh) {
+    await sql.query(
+      `insert into ${table} (tenant_id, ${column}, asset_id, kind, is_default)
+       select $1, e, a, k, d from unnest($2::int[], $3::int[], $4::text[], $5::boolean[]) as x(e, a, k, d)`,
+      [...columns, relations.map((r) => r.isDefault)],
+    );
+    return;
+  }
   const defaults = new Set<string>();
   const isDefault = relations.map((r) => {
     const key = `${r.entityId}:${r.kind}`;
@@ -122,12 +138,6 @@ export async function addRelations(
                                  where t.tenant_id = $1 and t.${column} = x.e and t.kind = x.k and t.is_default)
        from unnest($2::int[], $3::int[], $4::text[], $5::boolean[]) as x(e, a, k, d)
      on conflict do nothing`,
-    [
-      tenantId,
-      relations.map((r) => r.entityId),
-      relations.map((r) => r.assetId),
-      relations.map((r) => r.kind),
-      isDefault,
-    ],
+    [...columns, isDefault],
   );
 }

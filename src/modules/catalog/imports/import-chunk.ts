@@ -229,6 +229,16 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
       [tenantId, tags.map((t) => t.item), tags.map((t) => t.tag)],
     );
 
+  // Before the items too (migration 0190), so that the relations' event trigger finds no item
+  // to send again: the items' insert sends each one's event.
+  await addRelations(
+    sql,
+    tenantId,
+    'items',
+    good.flatMap((g) => g.assets.map((a) => ({ ...a, entityId: g.row.itemId! }))),
+    true,
+  );
+
   const col = <T>(f: (g: Resolved) => T) => good.map(f);
   // The documents and facet arrays are built here for the whole chunk (the trigger keeps them,
   // see migration 0160): one statement joins the chunk's items to their children, instead of the
@@ -302,13 +312,6 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
   await sql.query(
     `select set_config('omni.item_documents_given', 'off', true), set_config('jit', $1, true)`,
     [before!.jit],
-  );
-  // After the items: the relations' references to items are not deferrable.
-  await addRelations(
-    sql,
-    tenantId,
-    'items',
-    good.flatMap((g) => g.assets.map((a) => ({ ...a, entityId: g.row.itemId! }))),
   );
 }
 
