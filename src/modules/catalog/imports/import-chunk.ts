@@ -1,13 +1,16 @@
-// Settles one chunk of import records inside the caller's transaction: resolves references
-// (ReferenceSet), applies the rules that need the database (SKUs unique in the tenant and in the
-// file, one price per price type, one value per attribute type) and, when writing, writes every
-// record that passed with set-based statements: one insert per table for the whole chunk.
+// Settles one chunk of import records inside the caller's transaction: resolves the references of
+// all its records at once (ChunkReferences), settles its records that are not items
+// (import-reference-records.ts), applies the rules that need the database (SKUs unique in the
+// tenant and in the file, one price per price type, one value per attribute type) and, when
+// writing, writes every item that passed with set-based statements: one insert per table for the
+// whole chunk.
 //
 // Each item's JSON document is built once, for the whole chunk at a time: the chunk's item ids are
-// taken from the items' identity sequence first, its prices, attributes and tags go in before the
-// items (the foreign keys are deferrable and checked at commit), so that the child tables'
-// triggers find no item to rebuild yet, and the items' insert builds the chunk's documents and
-// facet arrays from them in the same statement, which the items' trigger keeps (migration 0160).
+// taken from the items' identity sequence first, its prices, attributes, tags and asset relations
+// go in before the items (the foreign keys are deferrable and checked at commit), so that the
+// child tables' triggers find no item to rebuild (or send an event for) yet, and the items' insert
+// builds the chunk's documents and facet arrays from them in the same statement, which the items'
+// trigger keeps (migration 0160).
 import type { RawSql } from '../../../db/database.ts';
 import {
   addRelations,

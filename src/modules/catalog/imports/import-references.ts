@@ -1,9 +1,8 @@
 // Resolves the references of a chunk's records to ids, by id or by name, in one query per kind:
-// categories, brands, tags, dynamic attribute types and price types (and, through ChunkReferences,
-// category paths and assets). Names are matched as the
-// tables' unique indexes compare them (case-insensitively; a price type by its exact symbol).
-// Missing names are created when the import asks for it (only when writing: a validation pass
-// only tells whether they would be).
+// categories, brands, tags, dynamic attribute types and price types (and, in ChunkReferences,
+// category paths and assets). Names are matched as the tables' unique indexes compare them
+// (case-insensitively; a price type by its exact symbol). Missing names are created when the
+// import asks for it (only when writing: a validation pass only tells whether they would be).
 import type { RawSql } from '../../../db/database.ts';
 import { AssetSet, type FindAssets } from './import-assets.ts';
 import { CategoryTree } from './import-categories.ts';
