@@ -13,6 +13,7 @@ import { registerErrorHandling, sendFrameworkError } from './http/error-handler.
 import { registerHealth } from './http/health.ts';
 import { normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerJsonBodies } from './http/json-body.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
 import { IdempotencyStore } from './http/idempotency-store.ts';
 import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
@@ -176,6 +177,7 @@ export function createServices(
       familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),
       describe: (tenantId, assetIds, baseUrl) =>
         storage.services.assets.describe(tenantId, assetIds, baseUrl),
+      find: (sql, tenantId, keys) => storage.services.assets.find(sql, tenantId, keys),
       onForcedDelete: (release) => storage.services.assets.onForcedDelete(release),
     },
   });
@@ -353,6 +355,7 @@ export async function buildApp(
   await registerAppRateLimit(app, config);
   // Bodies are JSON (the token endpoint adds its form parser); anything else is 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodies(app);
   registerValidation(app);
   registerRouteAccess(app);
   registerErrorHandling(app);
