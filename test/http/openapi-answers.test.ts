@@ -176,10 +176,14 @@ describe('headers of an answer', () => {
     ).toEqual([]);
   });
 
-  it('fail when an answer documented without a body has one', () => {
+  it('fail when an answer documented without a body has one, or names a media type', () => {
     expect(validator.problems(answer({}, '{"Code":"x"}', 404)).problems).toEqual([
       'a body (application/json) where the document describes none',
     ]);
+    expect(validator.problems(answer({}, '', 404)).problems).toEqual([
+      'Content-Type application/json on an answer the document gives no body',
+    ]);
+    expect(validator.problems(answer({ 'content-type': undefined }, '', 404)).problems).toEqual([]);
   });
 
   it('take the free-form fields an object declares, through references', () => {

@@ -333,7 +333,11 @@ export class OpenApiValidator {
     const type = mediaTypeOf(answer);
     if (answer.body.length === 0) {
       // A HEAD answer and a 304 carry the headers of a GET answer without its body (RFC 9110).
-      if (answer.method === 'HEAD' || answer.status === 304 || documented.length === 0) return [];
+      if (answer.method === 'HEAD' || answer.status === 304) return [];
+      // An answer the document gives no body must not name a media type: clients (jQuery,
+      // Prism) parse an empty body of a JSON type and fail.
+      if (documented.length === 0)
+        return type ? [`Content-Type ${type} on an answer the document gives no body`] : [];
       return [`the body is empty, but the document describes one (${documented.join(', ')})`];
     }
     if (documented.length === 0)

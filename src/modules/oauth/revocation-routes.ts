@@ -70,8 +70,8 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
         consumes: [FORM],
         body: RevokeRequest,
         response: {
-          // No body: documented as none, typed as the empty text the handler sends.
-          200: Type.Unsafe<''>({
+          // No body and no Content-Type (an empty text would be text/plain).
+          200: Type.Unsafe<undefined>({
             type: 'null',
             description: 'Revoked, or the token was not valid anyway (no body)',
           }),
@@ -87,7 +87,7 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
       const publicClient = publicClients.find(body.client_id);
       if (publicClient && namesPublicClient(request, body)) {
         await endSession(publicClient, request.tenant, body.token);
-        return reply.code(200).header('Cache-Control', 'no-store').send('');
+        return reply.code(200).header('Cache-Control', 'no-store').send(undefined);
       }
       const credentials = clientCredentials(request, request.body);
       const client = await clients.authenticate(
@@ -103,14 +103,14 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
           allowExpired: true,
         });
       } catch (error) {
-        if (error instanceof InvalidTokenError) return reply.code(200).send('');
+        if (error instanceof InvalidTokenError) return reply.code(200).send(undefined);
         throw error;
       }
       if (claims.sub !== client.id) {
         throw oauthErrors.notYourToken();
       }
       await tokens.revoke(request.tenant.id, claims);
-      return reply.code(200).send('');
+      return reply.code(200).send(undefined);
     },
   );
 };
