@@ -154,7 +154,9 @@ export const Item = Type.Object(
     Model: nullableString,
     ShortDescription: nullableString,
     LongDescription: nullableString,
-    ItemStatusId: Type.Integer(),
+    // An enum rather than the request's union of literals: the same `1 | 2` for generated clients
+    // (a fetched item sent back type-checks), and a plain integer for the response serializer.
+    ItemStatusId: Type.Integer({ enum: [1, 2], description: '1 Active, 2 Passive.' }),
     CategoryId: nullableInteger,
     BrandId: nullableInteger,
     DefaultItemId: nullableInteger,
