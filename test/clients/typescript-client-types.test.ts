@@ -1,0 +1,34 @@
+// The client's committed types (clients/typescript/src/generated/openapi.ts) are what
+// openapi-typescript makes of the server's OpenAPI document today: a route or schema changed
+// without `npm run client:generate` fails here.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../clients/typescript/scripts/openapi-document.ts';
+import { GENERATED_TYPES_FILE, generatedTypes } from '../../clients/typescript/scripts/generate.ts';
+
+/** The first lines where the two texts part, with a few lines of context. */
+function firstDifference(committed: string, expected: string): string | undefined {
+  const a = committed.split('\n');
+  const b = expected.split('\n');
+  const at = a.findIndex((line, i) => line !== b[i]);
+  const index = at === -1 ? (a.length === b.length ? -1 : a.length) : at;
+  if (index === -1) return undefined;
+  const from = Math.max(0, index - 3);
+  return [
+    `line ${index + 1}:`,
+    ...a.slice(from, index + 4).map((line) => `- ${line}`),
+    ...b.slice(from, index + 4).map((line) => `+ ${line}`),
+  ].join('\n');
+}
+
+describe('the generated client types', () => {
+  // Builds the app and formats some 19,000 lines: longer than a request test.
+  it('match the OpenAPI document the server generates', { timeout: 180_000 }, async () => {
+    const committed = await readFile(GENERATED_TYPES_FILE, 'utf8');
+    const expected = await generatedTypes(await openApiDocument());
+    expect(
+      firstDifference(committed, expected),
+      'clients/typescript/src/generated/openapi.ts is stale: run `npm run client:generate`',
+    ).toBeUndefined();
+  });
+});
