@@ -2,7 +2,7 @@
 export { ACCEPT, createManagementClient } from './client.ts';
 export type { ManagementClient, ManagementClientOptions } from './client.ts';
 export type { Authentication, ClientCredentials } from './auth.ts';
-export { ApiError, OAuthError, ok } from './errors.ts';
+export { ApiError, asErrorBody, OAuthError, ok } from './errors.ts';
 export type { CallResult, DataOf, ErrorBody, OAuthErrorBody } from './errors.ts';
 export { pages } from './paging.ts';
 export type { ListPage, PageRange } from './paging.ts';
