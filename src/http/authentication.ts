@@ -21,10 +21,22 @@ declare module 'fastify' {
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const BEARER_SCHEME = /^Bearer(?: |$)/i;
 
 function unauthorized(description: string): ApiError {
   return new ApiError(401, 'InvalidToken', description, {
     headers: { 'WWW-Authenticate': invalidTokenChallenge(description) },
+  });
+}
+
+/**
+ * No bearer token at all (no Authorization, or another scheme): the challenge names the realm and
+ * no error code (RFC 6750 §3.1), since the client has not tried a token that could be wrong.
+ * The realm is the tenant's base URL, the issuer its tokens come from.
+ */
+function credentialsRequired(request: FastifyRequest, description: string): ApiError {
+  return new ApiError(401, 'InvalidToken', description, {
+    headers: { 'WWW-Authenticate': `Bearer realm="${request.tenant.baseUrl}"` },
   });
 }
 
@@ -60,9 +72,19 @@ export function registerAuthentication(app: FastifyInstance, verifier: TokenVeri
     if (access === 'operator' || access === 'anonymous' || request.is404) return done();
     const header = request.headers.authorization;
     if (header === undefined)
-      return done(unauthorized('An access token is required (Authorization: Bearer <token>).'));
+      return done(
+        credentialsRequired(
+          request,
+          'An access token is required (Authorization: Bearer <token>).',
+        ),
+      );
     const match = BEARER.exec(header);
-    if (!match) return done(unauthorized('The Authorization header is not a Bearer token.'));
+    if (!match)
+      return done(
+        BEARER_SCHEME.test(header)
+          ? unauthorized('The Authorization header is not a well-formed Bearer token.')
+          : credentialsRequired(request, 'The Authorization header is not a Bearer token.'),
+      );
     const token = match[1]!;
     const admit = (principal: Principal) => {
       request.principal = principal;

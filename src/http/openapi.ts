@@ -8,7 +8,7 @@ import { accessForPath, type RouteAccess } from './route-access.ts';
 
 const STANDARD_ERRORS: Record<string, string> = {
   400: 'Invalid request (validation; Errors lists the fields)',
-  401: 'Missing, malformed, expired, revoked or foreign-tenant token',
+  401: 'No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token")',
   403: 'The token lacks the scope this route needs',
   404: 'Unknown tenant or resource',
   406: 'Unsupported API version in Accept',

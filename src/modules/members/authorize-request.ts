@@ -22,11 +22,18 @@ export class RedirectError extends Error {
   }
 }
 
-/** The request, checked: PageError before the redirect URI is trusted, RedirectError after. */
+/**
+ * The request, checked: PageError before the redirect URI is trusted, RedirectError after.
+ * `repeated` names the request's parameters given more than once (RFC 6749 §3.1: never allowed);
+ * a repeated client_id or redirect_uri cannot be trusted, any other is invalid_request.
+ */
 export function checkedRequest(
   baseUrl: string,
   query: AuthorizeRequest,
+  repeated: ReadonlySet<string> = new Set(),
 ): { redirectUri: string; codeChallenge: string; state: string | undefined } {
+  for (const name of ['client_id', 'redirect_uri'])
+    if (repeated.has(name)) throw new PageError(400, `${name} is given more than once.`);
   if (query.client_id !== CONSOLE_CLIENT_ID)
     throw new PageError(
       400,
@@ -34,6 +41,14 @@ export function checkedRequest(
     );
   if (!query.redirect_uri || !isConsoleRedirectUri(baseUrl, query.redirect_uri))
     throw new PageError(400, 'redirect_uri is not one of the console’s registered addresses.');
+  if (repeated.size > 0)
+    throw new RedirectError(
+      'invalid_request',
+      `${[...repeated].sort().join(', ')} given more than once.`,
+    );
+  // A parameter sent without a value is as if omitted (RFC 6749 §3.1).
+  if (!query.response_type)
+    throw new RedirectError('invalid_request', 'response_type is required (response_type=code).');
   if (query.response_type !== 'code')
     throw new RedirectError('unsupported_response_type', 'Only response_type=code is supported.');
   if (query.state !== undefined && query.state.length > MAX_STATE_LENGTH)

@@ -133,15 +133,40 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
     throw error;
   };
 
+  /**
+   * A request parameter given more than once (RFC 6749 §3.1 forbids it) reaches the schema as a
+   * list, which would answer a page; checked first, it gets the answer RFC 6749 §4.1.2.1 asks:
+   * a page when it is client_id or redirect_uri, else invalid_request at the redirect URI.
+   */
+  const refuseRepeated = async (request: FastifyRequest, reply: FastifyReply) => {
+    const fields = request.method === 'POST' ? request.body : request.query;
+    if (typeof fields !== 'object' || fields === null) return;
+    const given = fields as Record<string, unknown>;
+    const names = Object.keys(RequestFields) as (keyof AuthorizeRequest)[];
+    const repeated = new Set<string>(names.filter((name) => Array.isArray(given[name])));
+    if (repeated.size === 0) return;
+    const single: AuthorizeRequest = {};
+    for (const name of names) {
+      const value = given[name];
+      if (typeof value === 'string') single[name] = value;
+    }
+    try {
+      checkedRequest(request.tenant.baseUrl, single, repeated);
+    } catch (error) {
+      return handleRequestError(reply, error, single);
+    }
+  };
+
   app.get(
     '/oauth/authorize',
     {
       config,
+      preValidation: refuseRepeated,
       schema: {
         tags,
         summary: 'Sign-in page of the authorization code flow with PKCE (the console)',
         description:
-          'Answers the HTML sign-in page. client_id must be "console" and redirect_uri one of its addresses (exact match), else the page tells the error; other errors go back to redirect_uri (RFC 6749 §4.1.2.1).',
+          'Answers the HTML sign-in page. client_id must be "console" and redirect_uri one of its addresses (exact match), each given once, else a 400 page tells the error. Every other error goes back to redirect_uri with error, error_description and state (RFC 6749 §4.1.2.1): invalid_request for a missing response_type, a parameter given more than once, a missing or non-S256 PKCE challenge or a state over 1024 characters; unsupported_response_type for a response_type other than code. Unrecognised parameters are ignored (RFC 6749 §3.1).',
         querystring: AuthorizeQuery,
         response: { 200: HtmlPage, 302: RedirectBack, 400: HtmlPage },
       },
@@ -161,6 +186,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
     '/oauth/authorize',
     {
       config,
+      preValidation: refuseRepeated,
       schema: {
         tags,
         summary: 'Sign in (the form of the sign-in page)',

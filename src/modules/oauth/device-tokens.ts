@@ -5,6 +5,15 @@
 import type { Principal, TokenVerifier } from '../../domain/principal.ts';
 import { InvalidTokenError } from '../../domain/principal.ts';
 import type { RequestTenant } from '../../domain/tenant.ts';
+import type { TokenClaims } from './token-claims.ts';
+
+/** The token verifier underneath, with its cache-free check (introspection). */
+export interface InspectingVerifier extends TokenVerifier {
+  inspect(
+    token: string,
+    tenant: RequestTenant,
+  ): Promise<{ claims: TokenClaims; principal: Principal }>;
+}
 
 /** The physical device as it is now, or undefined when it does not exist (company module). */
 export type PhysicalDeviceLookup = (
@@ -14,27 +23,40 @@ export type PhysicalDeviceLookup = (
 
 /** Wraps the token verifier: identity tokens also need their device to exist. */
 export class DeviceBoundVerifier implements TokenVerifier {
-  private readonly tokens: TokenVerifier;
+  private readonly tokens: InspectingVerifier;
   private readonly physicalDevice: PhysicalDeviceLookup;
-  constructor(tokens: TokenVerifier, physicalDevice: PhysicalDeviceLookup) {
+  constructor(tokens: InspectingVerifier, physicalDevice: PhysicalDeviceLookup) {
     this.tokens = tokens;
     this.physicalDevice = physicalDevice;
   }
 
   async verify(token: string, tenant: RequestTenant): Promise<Principal> {
     const principal = await this.tokens.verify(token, tenant);
-    if (principal.deviceId !== undefined) {
-      const device = await this.physicalDevice(principal.tenantId, principal.deviceId);
-      // A token without a generation predates it and cannot be told from one of a deleted device.
-      if (!device || device.generation !== principal.deviceGeneration)
-        throw new InvalidTokenError('The physical device of this identity token no longer exists.');
-    }
+    await this.checkDevice(principal);
     return principal;
+  }
+
+  /** What a token carries and stands for as it holds now, device included (introspection). */
+  async inspect(
+    token: string,
+    tenant: RequestTenant,
+  ): Promise<{ claims: TokenClaims; principal: Principal }> {
+    const inspected = await this.tokens.inspect(token, tenant);
+    await this.checkDevice(inspected.principal);
+    return inspected;
   }
 
   /** Identity tokens always take the path that checks the device. */
   verifyCached(token: string, tenant: RequestTenant): Principal | undefined {
     const principal = this.tokens.verifyCached(token, tenant);
     return principal?.deviceId === undefined ? principal : undefined;
+  }
+
+  private async checkDevice(principal: Principal): Promise<void> {
+    if (principal.deviceId === undefined) return;
+    const device = await this.physicalDevice(principal.tenantId, principal.deviceId);
+    // A token without a generation predates it and cannot be told from one of a deleted device.
+    if (!device || device.generation !== principal.deviceGeneration)
+      throw new InvalidTokenError('The physical device of this identity token no longer exists.');
   }
 }

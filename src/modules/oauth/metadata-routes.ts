@@ -35,6 +35,12 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
           'client_secret_post',
           'none',
         ],
+        // Apps only: a public client cannot authenticate, and introspection needs it (RFC 7662 §2.1).
+        introspection_endpoint: `${base}/oauth/introspect`,
+        introspection_endpoint_auth_methods_supported: [
+          'client_secret_basic',
+          'client_secret_post',
+        ],
         scopes_supported: ALL_SCOPES,
       };
     },

@@ -47,6 +47,7 @@ export function createOAuthModule(
         clients,
         physicalDevice: needs.physicalDevice,
         publicClients,
+        verifier,
       });
       await app.register(appRoutes, { apps });
     },

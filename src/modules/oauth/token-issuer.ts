@@ -27,6 +27,8 @@ export class TokenIssuer {
     const scope = scopes.join(' ');
     const claims: TokenClaims = {
       scope,
+      // RFC 9068 §2.2 requires it; with no resource owner, the app is the subject too.
+      client_id: app.id,
       ver: app.secretVersion,
       ...(device ? { dev: device.id, dvg: device.generation } : {}),
     };

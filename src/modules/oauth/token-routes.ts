@@ -1,13 +1,15 @@
 // The authorization server: POST /oauth/token (RFC 6749: client credentials for apps; the
 // grants of public clients that other modules register, e.g. the console's authorization code
-// with PKCE and refresh tokens), POST /oauth/revoke (RFC 7009), RFC 8414 metadata and the JWKS.
+// with PKCE and refresh tokens), POST /oauth/revoke (RFC 7009), POST /oauth/introspect
+// (RFC 7662), RFC 8414 metadata and the JWKS.
 // Their errors use the RFC 6749 body, not the API's (oauth-error-reply.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ClientAuthentication } from './client-authentication.ts';
 import { clientCredentialsGrant } from './client-credentials-grant.ts';
-import type { PhysicalDeviceLookup } from './device-tokens.ts';
+import type { DeviceBoundVerifier, PhysicalDeviceLookup } from './device-tokens.ts';
+import { introspectRoute } from './introspection-routes.ts';
 import { metadataRoutes } from './metadata-routes.ts';
 import { oauthErrorHandler } from './oauth-error-reply.ts';
 import { oauthErrors } from './oauth-errors.ts';
@@ -23,6 +25,8 @@ export interface TokenRoutesOptions {
   clients: ClientAuthentication;
   physicalDevice: PhysicalDeviceLookup;
   publicClients: PublicClients;
+  /** Verifies tokens as the API does, identity tokens' devices included (introspection). */
+  verifier: DeviceBoundVerifier;
 }
 
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instance, options) => {
@@ -63,5 +67,6 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instan
   );
 
   await app.register(revokeRoute, options);
+  await app.register(introspectRoute, options);
   await app.register(metadataRoutes, { tokens: options.tokens });
 };

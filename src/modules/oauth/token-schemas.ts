@@ -60,6 +60,10 @@ export const OAuthErrorBody = Type.Object(
   { title: 'OAuthError', description: 'RFC 6749 §5.2 error body' },
 );
 
+/** The RFC 6749 §5.2 error body, described for one status of one endpoint. */
+export const oauthErrorAnswer = (description: string) =>
+  Type.Object(OAuthErrorBody.properties, { title: 'OAuthError', description });
+
 export const RevokeRequest = Type.Object(
   {
     token: Type.String(),
@@ -69,3 +73,59 @@ export const RevokeRequest = Type.Object(
   },
   { title: 'RevokeRequest' },
 );
+
+export const IntrospectRequest = Type.Object(
+  {
+    token: Type.String({ description: 'The access token to look at.' }),
+    token_type_hint: Type.Optional(
+      Type.String({
+        description:
+          'access_token or refresh_token (RFC 7662 §2.1); a hint only: every token is looked up the same way.',
+      }),
+    ),
+    client_id: Type.Optional(
+      Type.String({ description: 'With client_secret, instead of HTTP Basic.' }),
+    ),
+    client_secret: Type.Optional(Type.String()),
+  },
+  { title: 'IntrospectRequest' },
+);
+
+// RFC 7662 §2.2: only `active` when the token is not active, else the token's facts.
+export const IntrospectResponse = Type.Object(
+  {
+    active: Type.Boolean({
+      description:
+        'Whether the token is valid on this tenant now: issued here, not expired, not revoked, its app, secret, member and device unchanged.',
+    }),
+    scope: Type.Optional(Type.String({ description: 'Space-separated scopes.' })),
+    client_id: Type.Optional(
+      Type.String({
+        description: 'The app the token was issued to (ApplicationId), or "console".',
+      }),
+    ),
+    username: Type.Optional(Type.String({ description: "A member's token: the username." })),
+    token_type: Type.Optional(Type.Literal('Bearer')),
+    exp: Type.Optional(Type.Integer({ description: 'Expiry, seconds since 1970.' })),
+    iat: Type.Optional(Type.Integer({ description: 'Issue time, seconds since 1970.' })),
+    sub: Type.Optional(
+      Type.String({ description: "The app's ApplicationId, or the member's id." }),
+    ),
+    aud: Type.Optional(Type.String({ description: "The tenant's base URL." })),
+    iss: Type.Optional(Type.String({ description: "The tenant's base URL." })),
+    jti: Type.Optional(Type.String({ description: 'The token’s id.' })),
+    dev: Type.Optional(
+      Type.String({
+        description: 'An identity token: the physical device it is bound to (DeviceId).',
+      }),
+    ),
+  },
+  {
+    title: 'IntrospectResponse',
+    description:
+      'The token’s state (RFC 7662 §2.2): `{"active": false}` alone, or `active: true` with the token’s facts',
+    additionalProperties: false,
+  },
+);
+
+export type IntrospectAnswer = Static<typeof IntrospectResponse>;

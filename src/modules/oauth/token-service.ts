@@ -73,6 +73,11 @@ export class TokenService implements TokenVerifier {
     return this.verification.verifyCached(token, tenant);
   }
 
+  /** Claims and principal of a token as they hold now, bypassing the cache (introspection). */
+  inspect(token: string, tenant: Tenant): Promise<{ claims: TokenClaims; principal: Principal }> {
+    return this.verification.inspect(token, tenant);
+  }
+
   verifySignature(
     token: string,
     baseUrl: string,

@@ -4,7 +4,7 @@ import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { InvalidTokenError, type Principal, type Scope } from '../../domain/principal.ts';
 import { TOKEN_ALGORITHM, type SigningKeys } from './signing-keys.ts';
-import type { TokenClaims } from './token-claims.ts';
+import { isMemberToken, type TokenClaims } from './token-claims.ts';
 import type { VerifiedTokenCache } from './verified-token-cache.ts';
 
 /**
@@ -47,6 +47,20 @@ export class TokenVerification {
     if (generation === this.cache.generation && ttl > 0)
       this.cache.set(token, { audience: tenant.baseUrl, principal }, ttl);
     return principal;
+  }
+
+  /**
+   * A token's claims and principal, checked against the database now and never answered from
+   * this instance's cache (which learns of other instances' revocations only at the next poll):
+   * token introspection (RFC 7662) answers what holds at this moment. InvalidTokenError when the
+   * token is not (any more) valid on this tenant.
+   */
+  async inspect(
+    token: string,
+    tenant: { id: number; baseUrl: string },
+  ): Promise<{ claims: TokenClaims; principal: Principal }> {
+    const claims = await this.verifySignature(token, tenant.baseUrl);
+    return { claims, principal: await this.checkStillValid(claims, tenant.id) };
   }
 
   /** The principal of a token verified before (InvalidTokenError if it no longer holds), or
@@ -106,7 +120,7 @@ export class TokenVerification {
   }
 
   private async checkStillValid(claims: TokenClaims, tenantId: number): Promise<Principal> {
-    if (claims.client_id !== undefined) return this.checkMemberStillValid(claims, tenantId);
+    if (isMemberToken(claims)) return this.checkMemberStillValid(claims, tenantId);
     const jti = claims.jti!;
     const [state] = await this.db.prepared<{
       secretVersion: number;

@@ -58,8 +58,11 @@ describe('GET /oauth/authorize: errors after it go back to the client (RFC 6749 
     ['no code challenge', { code_challenge: '' }, 'invalid_request'],
     ['a malformed code challenge', { code_challenge: 'short' }, 'invalid_request'],
     ['response_type=token', { response_type: 'token' }, 'unsupported_response_type'],
+    ['no response_type', { response_type: undefined }, 'invalid_request'],
+    ['an empty response_type (as if omitted)', { response_type: '' }, 'invalid_request'],
   ])('redirects with error for %s, keeping state', async (_case, change, error) => {
     const params = { ...authorizeParams(api, acme, newPkce()), ...change };
+    if (params.response_type === undefined) delete params.response_type;
     const response = await getAuthorize(api, acme, params);
     expect(response.statusCode).toBe(302);
     const location = redirected(response.headers.location);
@@ -67,6 +70,92 @@ describe('GET /oauth/authorize: errors after it go back to the client (RFC 6749 
     expect(location.searchParams.get('error')).toBe(error);
     expect(location.searchParams.get('error_description')).toBeTruthy();
     expect(location.searchParams.get('state')).toBe(params.state);
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+});
+
+/** GET /oauth/authorize with a query built by hand (parameters may repeat). */
+function getAuthorizeQuery(query: URLSearchParams) {
+  return api.app.inject({
+    method: 'GET',
+    url: `/oauth/authorize?${query.toString()}`,
+    headers: { host: acme.host, accept: 'text/html' },
+  });
+}
+
+describe('GET /oauth/authorize: a parameter given twice (RFC 6749 §3.1, §4.1.2.1)', () => {
+  it.each(['response_type', 'code_challenge', 'code_challenge_method'])(
+    'redirects a repeated %s with invalid_request, keeping state',
+    async (name) => {
+      const params = authorizeParams(api, acme, newPkce());
+      const query = new URLSearchParams(params);
+      query.append(name, params[name as keyof typeof params]);
+      const response = await getAuthorizeQuery(query);
+      expect(response.statusCode, response.body).toBe(302);
+      const location = redirected(response.headers.location);
+      expect(`${location.origin}${location.pathname}`).toBe(params.redirect_uri);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('error_description')).toContain(name);
+      expect(location.searchParams.get('state')).toBe(params.state);
+      expect(location.searchParams.get('code')).toBeNull();
+    },
+  );
+
+  it('redirects a repeated state with invalid_request and no state (which one?)', async () => {
+    const params = authorizeParams(api, acme, newPkce());
+    const query = new URLSearchParams(params);
+    query.append('state', 'another');
+    const response = await getAuthorizeQuery(query);
+    expect(response.statusCode).toBe(302);
+    const location = redirected(response.headers.location);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.has('state')).toBe(false);
+  });
+
+  it.each(['client_id', 'redirect_uri'])(
+    'shows a repeated %s on a 400 page, never redirected',
+    async (name) => {
+      const params = authorizeParams(api, acme, newPkce());
+      const query = new URLSearchParams(params);
+      query.append(name, params[name as keyof typeof params]);
+      const response = await getAuthorizeQuery(query);
+      expect(response.statusCode).toBe(400);
+      expect(response.headers.location).toBeUndefined();
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain(`${name} is given more than once`);
+    },
+  );
+
+  it('ignores a parameter it does not know (RFC 6749 §3.1)', async () => {
+    const query = new URLSearchParams(authorizeParams(api, acme, newPkce()));
+    query.append('prompt', 'login');
+    query.append('nonce', 'n-0S6_WzA2Mj');
+    const response = await getAuthorizeQuery(query);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.body).toContain('name="csrf_token"');
+  });
+});
+
+describe('POST /oauth/authorize: a parameter given twice', () => {
+  it('redirects with invalid_request and issues no code, whatever the credentials', async () => {
+    const params = authorizeParams(api, acme, newPkce());
+    const { csrf, cookie } = formOf(await getAuthorize(api, acme, params));
+    const form = new URLSearchParams({
+      ...params,
+      csrf_token: csrf,
+      username: 'alice',
+      password: GOOD_PASSWORD,
+    });
+    form.append('code_challenge', newPkce().challenge);
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/oauth/authorize',
+      headers: { host: acme.host, 'content-type': 'application/x-www-form-urlencoded', cookie },
+      payload: form.toString(),
+    });
+    expect(response.statusCode).toBe(302);
+    const location = redirected(response.headers.location);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('code')).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { createApp, expectInvalidToken } from './oauth-fixtures.ts';
+import { createApp, expectCredentialsRequired, expectInvalidToken } from './oauth-fixtures.ts';
 import { useAppsApi, api, acme, globex, APPS } from './apps-fixtures.ts';
 
 useAppsApi();
@@ -19,10 +19,10 @@ describe('authentication and scope on every apps route', () => {
   ];
 
   it.each(routes)(
-    '$method $url without a token: 401 invalid_token',
+    '$method $url without a token: 401 with a realm and no error code',
     async ({ method, url, body }) => {
       const response = await api.call({ method, url, tenant: acme, token: null, body });
-      expectInvalidToken(response);
+      expectCredentialsRequired(response);
       errorBody(response);
     },
   );

@@ -109,3 +109,47 @@ export function expectInvalidToken(response: LightMyRequestResponse): void {
   expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
   expect(response.json<{ Code: string }>().Code).toBe('InvalidToken');
 }
+
+/**
+ * Asserts a 401 to a request that brought no bearer token: the challenge names the tenant's realm
+ * and no error code (RFC 6750 §3.1); the body is the API's error body all the same.
+ */
+export function expectCredentialsRequired(
+  response: LightMyRequestResponse,
+  baseUrl = 'http://acme.localhost:8080',
+): void {
+  expect(response.statusCode, response.body).toBe(401);
+  expect(response.headers['www-authenticate']).toBe(`Bearer realm="${baseUrl}"`);
+  expect(response.json<{ Code: string }>().Code).toBe('InvalidToken');
+}
+
+/**
+ * A fetch for oauth4webapi's `customFetch` that sends each request into the app (inject), with
+ * the URL's host as Host: `*.localhost` tenant hosts need no listening socket or name lookup.
+ */
+export function injectFetch(api: TestApi) {
+  return async (
+    url: string,
+    init: {
+      method: string;
+      headers: Record<string, string>;
+      body?: string | URLSearchParams | null;
+    },
+  ): Promise<Response> => {
+    const target = new URL(url);
+    const answer = await api.app.inject({
+      method: init.method as 'GET' | 'POST',
+      url: `${target.pathname}${target.search}`,
+      headers: { ...init.headers, host: target.host },
+      ...(init.body === undefined || init.body === null ? {} : { payload: String(init.body) }),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers))
+      for (const v of [value ?? []].flat()) headers.append(name, String(v));
+    const empty = answer.statusCode === 204 || answer.statusCode === 304;
+    return new Response(empty ? null : answer.rawPayload, {
+      status: answer.statusCode,
+      headers,
+    });
+  };
+}

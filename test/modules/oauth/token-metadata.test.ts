@@ -28,6 +28,9 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       issuer: BASE_URL,
       token_endpoint: `${BASE_URL}/oauth/token`,
       revocation_endpoint: `${BASE_URL}/oauth/revoke`,
+      introspection_endpoint: `${BASE_URL}/oauth/introspect`,
+      // Confidential clients only: introspection needs an authenticated client (RFC 7662 §2.1).
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       jwks_uri: `${BASE_URL}/.well-known/jwks.json`,
       authorization_endpoint: `${BASE_URL}/oauth/authorize`,
       grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
-import { expectInvalidToken } from './oauth-fixtures.ts';
+import { expectCredentialsRequired, expectInvalidToken } from './oauth-fixtures.ts';
 import {
   useTokenEnforcementApi,
   api,
@@ -181,9 +181,8 @@ describe('tokens that are refused with 401 invalid_token', () => {
   it.each([
     ['a malformed token', 'Bearer not-a-jwt'],
     ['a token of three garbage parts', 'Bearer aaa.bbb.ccc'],
-    ['Basic credentials', 'Basic xyz'],
     ['an empty Bearer', 'Bearer '],
-    ['a bare token without scheme', 'eyJhbGciOiJFUzI1NiJ9.e30.sig'],
+    ['a Bearer token with characters a token cannot have', 'Bearer a"b'],
   ])('refuses %s', async (_case, authorization) => {
     const response = await api.call({
       url: APPS,
@@ -195,10 +194,6 @@ describe('tokens that are refused with 401 invalid_token', () => {
     errorBody(response);
   });
 
-  it('refuses a request without Authorization', async () => {
-    expectInvalidToken(await api.call({ url: APPS, tenant: acme, token: null }));
-  });
-
   it('accepts the Bearer scheme in any case', async () => {
     const response = await api.call({
       url: APPS,
@@ -207,5 +202,43 @@ describe('tokens that are refused with 401 invalid_token', () => {
       headers: { authorization: `bearer ${acme.token}` },
     });
     expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('requests without a bearer token (RFC 6750 §3.1)', () => {
+  it('answers no Authorization with a realm and no error code, in the API error body', async () => {
+    const response = await api.call({ url: APPS, tenant: acme, token: null });
+    expectCredentialsRequired(response);
+    expect(errorBody(response).FriendlyDescription).toContain('access token is required');
+  });
+
+  it.each([
+    ['Basic credentials', 'Basic eHl6Onh5eg=='],
+    ['a bare token without scheme', 'eyJhbGciOiJFUzI1NiJ9.e30.sig'],
+    ['another scheme whose name starts like Bearer', 'BearerToken abc'],
+  ])('answers %s, an unsupported method, the same way', async (_case, authorization) => {
+    const response = await api.call({
+      url: APPS,
+      tenant: acme,
+      token: null,
+      headers: { authorization },
+    });
+    expectCredentialsRequired(response);
+    errorBody(response);
+  });
+
+  it("names each tenant's own base URL as the realm", async () => {
+    const response = await api.call({ url: APPS, tenant: globex, token: null });
+    expectCredentialsRequired(response, 'http://globex.localhost:8080');
+  });
+
+  it('keeps error="insufficient_scope" for a valid token without the scope', async () => {
+    const { token } = await appWithToken(2);
+    const response = await listApps(token);
+    expect(response.statusCode).toBe(403);
+    expect(errorBody(response).Code).toBe('InsufficientScope');
+    expect(response.headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", scope="management"',
+    );
   });
 });
