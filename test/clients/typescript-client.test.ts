@@ -182,6 +182,17 @@ describe('OAuth: apps and tokens', () => {
     expect(issued.scope).toBe('public private');
     const withToken = clientFor({ token: issued.access_token });
     expect((await ok(withToken.GET('/private/catalog/brands'))).TotalCount).toBe(0);
+    // A resource server asks about the token (RFC 7662), as an app of the tenant.
+    const introspect = () =>
+      ok(
+        anonymous.POST('/oauth/introspect', {
+          body: { token: issued.access_token },
+          bodySerializer: form,
+          headers: { Authorization: basic, 'Content-Type': 'application/x-www-form-urlencoded' },
+        }),
+      );
+    const active = await introspect();
+    expect(active).toMatchObject({ active: true, client_id: acme.appId, scope: 'public private' });
 
     await ok(
       anonymous.POST('/oauth/revoke', {
@@ -193,6 +204,7 @@ describe('OAuth: apps and tokens', () => {
     const refused = await withToken.GET('/private/catalog/brands');
     expect(refused.response.status).toBe(401);
     expect(refused.error?.Code).toBe('InvalidToken');
+    expect(await introspect()).toEqual({ active: false });
   });
 
   it('discovers the authorization server and its keys', async () => {

@@ -353,6 +353,154 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/oauth/introspect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Introspect a token (RFC 7662)
+     * @description An app (HTTP Basic ApplicationId:ApplicationSecret, or client_id and client_secret in the form) asks whether a token is active on this tenant now and what it stands for. Any app of the tenant may ask about any token. A token that is unknown, malformed, expired, revoked, of another tenant, of a deleted app or member, issued before a secret rotation, a password or role change, or bound to a deleted device answers `{"active": false}` and nothing else. Checked against the database on every call, so a revocation on any instance shows at once. Refresh tokens are not introspected (`active: false`).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/x-www-form-urlencoded': {
+            /** @description The access token to look at. */
+            token: string;
+            /** @description access_token or refresh_token (RFC 7662 §2.1); a hint only: every token is looked up the same way. */
+            token_type_hint?: string;
+            /** @description With client_secret, instead of HTTP Basic. */
+            client_id?: string;
+            client_secret?: string;
+          };
+        };
+      };
+      responses: {
+        /** @description The token’s state (RFC 7662 §2.2): `{"active": false}` alone, or `active: true` with the token’s facts */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @description Whether the token is valid on this tenant now: issued here, not expired, not revoked, its app, secret, member and device unchanged. */
+              active: boolean;
+              /** @description Space-separated scopes. */
+              scope?: string;
+              /** @description The app the token was issued to (ApplicationId), or "console". */
+              client_id?: string;
+              /** @description A member's token: the username. */
+              username?: string;
+              /** @enum {string} */
+              token_type?: 'Bearer';
+              /** @description Expiry, seconds since 1970. */
+              exp?: number;
+              /** @description Issue time, seconds since 1970. */
+              iat?: number;
+              /** @description The app's ApplicationId, or the member's id. */
+              sub?: string;
+              /** @description The tenant's base URL. */
+              aud?: string;
+              /** @description The tenant's base URL. */
+              iss?: string;
+              /** @description The token’s id. */
+              jti?: string;
+              /** @description An identity token: the physical device it is bound to (DeviceId). */
+              dev?: string;
+            };
+          };
+        };
+        /** @description invalid_request: no token, a body that is not a form, or client credentials both in HTTP Basic and in the form */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: string;
+              error_description: string;
+            };
+          };
+        };
+        /** @description invalid_client: no client credentials, an unknown client or a wrong secret (with WWW-Authenticate: Basic when HTTP Basic was used or nothing was sent) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: string;
+              error_description: string;
+            };
+          };
+        };
+        /** @description Unknown tenant or resource */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Unsupported API version in Accept */
+        406: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Body too large */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description Body is not application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorBody'];
+          };
+        };
+        /** @description slow_down: too many failed client authentications for this client id from this address (with Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              error: string;
+              error_description: string;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/.well-known/oauth-authorization-server': {
     parameters: {
       query?: never;
@@ -517,7 +665,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -608,7 +756,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -737,7 +885,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -829,7 +977,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -935,7 +1083,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1053,7 +1201,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1142,7 +1290,7 @@ export interface paths {
     };
     /**
      * Sign-in page of the authorization code flow with PKCE (the console)
-     * @description Answers the HTML sign-in page. client_id must be "console" and redirect_uri one of its addresses (exact match), else the page tells the error; other errors go back to redirect_uri (RFC 6749 §4.1.2.1).
+     * @description Answers the HTML sign-in page. client_id must be "console" and redirect_uri one of its addresses (exact match), each given once, else a 400 page tells the error. Every other error goes back to redirect_uri with error, error_description and state (RFC 6749 §4.1.2.1): invalid_request for a missing response_type, a parameter given more than once, a missing or non-S256 PKCE challenge or a state over 1024 characters; unsupported_response_type for a response_type other than code. Unrecognised parameters are ignored (RFC 6749 §3.1).
      */
     get: {
       parameters: {
@@ -1409,7 +1557,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1509,7 +1657,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1635,7 +1783,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1736,7 +1884,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1842,7 +1990,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -1955,7 +2103,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2150,7 +2298,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2365,7 +2513,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2587,7 +2735,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2754,7 +2902,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -2935,7 +3083,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3041,7 +3189,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3237,7 +3385,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3411,7 +3559,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3599,7 +3747,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3731,7 +3879,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3860,7 +4008,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -3980,7 +4128,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4104,7 +4252,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4199,7 +4347,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4304,7 +4452,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4390,7 +4538,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4500,7 +4648,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4581,7 +4729,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4701,7 +4849,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4783,7 +4931,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4889,7 +5037,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -4993,7 +5141,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5120,7 +5268,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5217,7 +5365,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5337,7 +5485,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5419,7 +5567,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5525,7 +5673,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5638,7 +5786,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5747,7 +5895,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5876,7 +6024,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -5970,7 +6118,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6076,7 +6224,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6194,7 +6342,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6316,7 +6464,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6402,7 +6550,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6480,7 +6628,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6579,7 +6727,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6683,7 +6831,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6779,7 +6927,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6900,7 +7048,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -6984,7 +7132,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7090,7 +7238,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7199,7 +7347,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7298,7 +7446,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7401,7 +7549,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7493,7 +7641,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7592,7 +7740,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7713,7 +7861,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7797,7 +7945,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -7894,7 +8042,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8003,7 +8151,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8149,7 +8297,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8273,7 +8421,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8416,7 +8564,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8493,7 +8641,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8610,7 +8758,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8761,7 +8909,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8891,7 +9039,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -8980,7 +9128,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9061,7 +9209,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9170,7 +9318,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9274,7 +9422,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9360,7 +9508,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9441,7 +9589,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9550,7 +9698,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9654,7 +9802,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9740,7 +9888,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9821,7 +9969,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -9930,7 +10078,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10034,7 +10182,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10120,7 +10268,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10201,7 +10349,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10310,7 +10458,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10414,7 +10562,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10500,7 +10648,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10581,7 +10729,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10690,7 +10838,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10794,7 +10942,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10880,7 +11028,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -10961,7 +11109,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11070,7 +11218,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11174,7 +11322,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11260,7 +11408,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11341,7 +11489,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11450,7 +11598,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11554,7 +11702,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11640,7 +11788,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11721,7 +11869,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11830,7 +11978,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -11934,7 +12082,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12020,7 +12168,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12101,7 +12249,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12210,7 +12358,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12314,7 +12462,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12401,7 +12549,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12483,7 +12631,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12583,7 +12731,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12663,7 +12811,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12735,7 +12883,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -12875,7 +13023,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13009,7 +13157,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13134,7 +13282,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13205,7 +13353,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13318,7 +13466,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13530,7 +13678,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13656,7 +13804,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13748,7 +13896,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13833,7 +13981,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -13938,7 +14086,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14031,7 +14179,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14112,7 +14260,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14232,7 +14380,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14311,7 +14459,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14396,7 +14544,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14498,7 +14646,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14595,7 +14743,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14679,7 +14827,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14801,7 +14949,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14886,7 +15034,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -14974,7 +15122,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15074,7 +15222,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15170,7 +15318,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15299,7 +15447,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15392,7 +15540,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15478,7 +15626,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15562,7 +15710,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15645,7 +15793,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15748,7 +15896,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15841,7 +15989,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -15928,7 +16076,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16041,7 +16189,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16175,7 +16323,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16246,7 +16394,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16350,7 +16498,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16482,7 +16630,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16589,7 +16737,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16691,7 +16839,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16828,7 +16976,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -16924,7 +17072,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17008,7 +17156,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17084,7 +17232,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17184,7 +17332,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17258,7 +17406,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17366,7 +17514,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17505,7 +17653,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17604,7 +17752,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17736,7 +17884,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17833,7 +17981,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -17918,7 +18066,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -18018,7 +18166,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -18162,7 +18310,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -18264,7 +18412,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -18371,7 +18519,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -18505,7 +18653,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
@@ -18641,7 +18789,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorBody'];
           };
         };
-        /** @description Missing, malformed, expired, revoked or foreign-tenant token */
+        /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
         401: {
           headers: {
             [name: string]: unknown;
