@@ -368,7 +368,7 @@ export async function buildApp(
   });
   registerAuthentication(app, services.oauth.verifier);
   registerIdempotency(app, services.idempotency);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { tags: modules.flatMap((module) => module.openApiTags ?? []) });
   registerMetrics(app);
   registerHealth(app, services.database);
 

@@ -10,6 +10,7 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import type { OpenApiTag } from './http/openapi-operations.ts';
 import type { PublicUrls } from './http/public-urls.ts';
 import type { HostResolver } from './http/tenant-host.ts';
 import type { JobQueue, QueueDefinition } from './jobs/job-queue.ts';
@@ -43,6 +44,11 @@ export interface AppModule<Services extends object = object> {
    * name. Together the modules' areas are every area there is.
    */
   permissions?: ModulePermissions;
+  /**
+   * The tags its routes' operations carry in the OpenAPI document, each with a description for
+   * the document's tag list (a route with a tag no module declares fails the server's start).
+   */
+  openApiTags?: readonly OpenApiTag[];
   /** JSON schemas with an $id that routes refer to, added once at the root (before any routes). */
   schemas?: object[];
   /** The job queues the module works (their handlers run on every instance, each job once). */

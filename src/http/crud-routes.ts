@@ -2,11 +2,13 @@
 // registered from a description, so that a resource's routes file states only what differs: its
 // paths, schemas, texts and error codes. What every such route does alike lives here once: the
 // ETag of the resource answered, If-Match checked against the version a write changes, 201 with
-// Location on create, 204 on delete. PUT and PATCH share one handler; the service is told which.
+// Location on create, 204 on delete, and what the OpenAPI document says of all that (operationIds
+// made from the resource's name, the If-Match header and 412 on writes, the sentences every such
+// operation shares). PUT and PATCH share one handler; the service is told which.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { errorResponses } from './error-body.ts';
-import { checkIfMatch, setEtag } from './etag.ts';
+import { checkIfMatch, IF_MATCH_NOTE, IfMatchHeaders, setEtag } from './etag.ts';
 import type { Page, Paging } from './paging.ts';
 import { PagingQuery } from './paging.ts';
 
@@ -37,6 +39,7 @@ export interface CrudService<T, V, Id, Create, Update> {
 /** What the OpenAPI document says of one route, and the error codes it documents. */
 export interface RouteText {
   summary: string;
+  /** What this resource's operation does beyond what every such one does (the helper says that). */
   description?: string;
   /** Status codes answered with the error body beyond those every route documents. */
   errors?: number[];
@@ -51,6 +54,11 @@ export interface CrudRoutes<
   PatchBody extends TSchema,
 > {
   tags: string[];
+  /**
+   * The resource's name in PascalCase, singular and plural, for the operationIds: `Brand` and
+   * `Brands` give createBrand, getBrand, updateBrand, patchBrand, deleteBrand and listBrands.
+   */
+  name: { one: string; many: string };
   /** The path of one resource without its id: create is POSTed here, `/:id` is appended. */
   path: string;
   /** The schema of the `:id` path parameter. */
@@ -70,10 +78,32 @@ export interface CrudRoutes<
   list?: RouteText & { path?: string; response: TSchema };
 }
 
-const details = ({ summary, description }: RouteText) => ({
+// What every operation of the kind does, said after what the resource's own text says.
+const SHARED_TEXT = {
+  create: 'Answers 201 with the created resource, its ETag and its Location.',
+  get:
+    'Answers the resource with its ETag (send it as If-Match to make a later change ' +
+    'conditional); 404 for an unknown id.',
+  put: 'Answers the updated resource with its new ETag.',
+  patch: 'Changes only the fields sent; answers the resource with its new ETag.',
+  delete: 'Answers 204 with no body.',
+  list:
+    'One page at a time: skip (default 0) and take (1 to 1000, default 20); TotalCount is the ' +
+    'size of the whole collection.',
+} as const;
+
+const details = (
+  operationId: string,
+  { summary, description }: RouteText,
+  ...shared: string[]
+) => ({
+  operationId,
   summary,
-  ...(description === undefined ? {} : { description }),
+  description: [description, ...shared].filter(Boolean).join(' '),
 });
+
+/** A conditional write's error answers: its own, and 412 for a stale If-Match. */
+const conditionalErrors = (errors: number[] = []) => errorResponses(...new Set([...errors, 412]));
 
 /**
  * Registers create, fetch, PUT, PATCH (when described), delete and list (when described), in that
@@ -87,7 +117,7 @@ export function registerCrudRoutes<
   PutBody extends TSchema,
   PatchBody extends TSchema = PutBody,
 >(app: FastifyInstance, routes: CrudRoutes<T, V, Id, CreateBody, PutBody, PatchBody>): void {
-  const { tags, path, params, resource, etagOf, service } = routes;
+  const { tags, name, path, params, resource, etagOf, service } = routes;
   const one = `${path}/:id`;
   const answer = (reply: FastifyReply, { value, version }: VersionedResource<T, V>): T => {
     setEtag(reply, etagOf(version));
@@ -104,7 +134,7 @@ export function registerCrudRoutes<
     url: path,
     schema: {
       tags,
-      ...details(routes.create),
+      ...details(`create${name.one}`, routes.create, SHARED_TEXT.create),
       body: routes.create.body,
       response: { 201: resource, ...errorResponses(...(routes.create.errors ?? [])) },
     },
@@ -122,7 +152,7 @@ export function registerCrudRoutes<
     url: one,
     schema: {
       tags,
-      ...details(routes.get),
+      ...details(`get${name.one}`, routes.get, SHARED_TEXT.get),
       params,
       response: { 200: resource, ...errorResponses(...(routes.get.errors ?? [])) },
     },
@@ -131,19 +161,23 @@ export function registerCrudRoutes<
   });
   // PUT (full) and PATCH (partial) share one handler; only the schema and `partial` differ.
   const updates = [
-    { method: 'PUT', text: routes.put, partial: false },
-    ...(routes.patch ? [{ method: 'PATCH', text: routes.patch, partial: true }] : []),
+    { method: 'PUT', verb: 'update', text: routes.put, partial: false },
+    ...(routes.patch
+      ? [{ method: 'PATCH', verb: 'patch', text: routes.patch, partial: true }]
+      : []),
   ];
-  for (const { method, text, partial } of updates) {
+  for (const { method, verb, text, partial } of updates) {
+    const shared = partial ? SHARED_TEXT.patch : SHARED_TEXT.put;
     app.route({
       method,
       url: one,
       schema: {
         tags,
-        ...details(text),
+        ...details(`${verb}${name.one}`, text, shared, IF_MATCH_NOTE),
         params,
+        headers: IfMatchHeaders,
         body: text.body,
-        response: { 200: resource, ...errorResponses(...(text.errors ?? [])) },
+        response: { 200: resource, ...conditionalErrors(text.errors) },
       },
       handler: async (request, reply) => {
         const body = request.body as Static<PutBody> | Static<PatchBody>;
@@ -164,11 +198,12 @@ export function registerCrudRoutes<
     url: one,
     schema: {
       tags,
-      ...details(routes.delete),
+      ...details(`delete${name.one}`, routes.delete, SHARED_TEXT.delete, IF_MATCH_NOTE),
       params,
+      headers: IfMatchHeaders,
       response: {
         204: routes.delete.deleted ?? Type.Null(),
-        ...errorResponses(...(routes.delete.errors ?? [])),
+        ...conditionalErrors(routes.delete.errors),
       },
     },
     handler: async (request, reply) => {
@@ -185,7 +220,7 @@ export function registerCrudRoutes<
       url: list.path ?? path,
       schema: {
         tags,
-        ...details(list),
+        ...details(`list${name.many}`, list, SHARED_TEXT.list),
         querystring: PagingQuery,
         response: { 200: list.response, ...errorResponses(...(list.errors ?? [])) },
       },

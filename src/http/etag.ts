@@ -1,11 +1,31 @@
 // ETag and If-Match (contract §4, concurrency): a resource's ETag comes from its row version,
 // and a write with a stale If-Match is refused with 412 before anything changes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Versioned } from '../db/row-version.ts';
 import type { VersionCheck } from '../domain/version-check.ts';
 import { preconditionFailed } from './errors.ts';
 
 export type { VersionCheck };
+
+/**
+ * The headers schema of every write that checks If-Match (with `checkIfMatch` and its kin), so
+ * that the document shows the header; the route answers 412 as well.
+ */
+export const IfMatchHeaders = Type.Object({
+  'If-Match': Type.Optional(
+    Type.String({
+      description:
+        'The ETag of the version this change is based on, as a GET or an earlier write answered ' +
+        'it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource ' +
+        'has changed since; without the header the change applies to whatever version is current.',
+    }),
+  ),
+});
+
+/** What the description of an operation that honours If-Match says of it. */
+export const IF_MATCH_NOTE =
+  'With If-Match, 412 PreconditionFailed when the resource changed since that ETag.';
 
 export function etagFor(version: string | number | Date): string {
   const value = version instanceof Date ? version.getTime().toString(36) : String(version);

@@ -3,21 +3,41 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { DatabaseHandle } from '../db/database.ts';
 import { migrationsApplied } from '../db/migrate.ts';
+import type { OpenApiTag } from './openapi-operations.ts';
+
+export const operatorTag: OpenApiTag = {
+  name: 'Operator',
+  description:
+    'Probes for load balancers and orchestrators, on any host, with no token and no API version.',
+};
 
 const HealthBody = Type.Object({ Status: Type.String(), Database: Type.Optional(Type.String()) });
 
 export function registerHealth(app: FastifyInstance, database: DatabaseHandle): void {
   app.get(
     '/health/live',
-    { schema: { tags: ['Operator'], summary: 'The process is up', response: { 200: HealthBody } } },
+    {
+      schema: {
+        tags: [operatorTag.name],
+        operationId: 'checkLiveness',
+        summary: 'The process is up',
+        description:
+          'Liveness: 200 as long as the process answers at all; it asks nothing of the database.',
+        response: { 200: HealthBody },
+      },
+    },
     async () => ({ Status: 'ok' }),
   );
   app.get(
     '/health/ready',
     {
       schema: {
-        tags: ['Operator'],
+        tags: [operatorTag.name],
+        operationId: 'checkReadiness',
         summary: 'The database answers and every migration is applied',
+        description:
+          'Readiness: 200 with the database engine when the instance can serve; 503 with the ' +
+          'reason (migrations pending, database unreachable) when it should get no traffic.',
         response: { 200: HealthBody, 503: HealthBody },
       },
     },

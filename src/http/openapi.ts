@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorBodySchema } from './error-body.ts';
+import { operatorTag } from './health.ts';
 import { idempotencyKeyHeaderSchema, takesIdempotencyKey } from './idempotency-openapi.ts';
+import {
+  checkDocumentedRoute,
+  documentedSchema,
+  finishDocument,
+  type OpenApiTag,
+} from './openapi-operations.ts';
 import { accessForPath, type RouteAccess } from './route-access.ts';
 
 const STANDARD_ERRORS: Record<string, string> = {
@@ -27,10 +34,25 @@ function errorCodesFor(access: RouteAccess, method: string): string[] {
   return codes;
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export interface OpenApiOptions {
+  /** The tags the modules' operations use, each with its description (AppModule.openApiTags). */
+  tags: readonly OpenApiTag[];
+}
+
+export async function registerOpenApi(
+  app: FastifyInstance,
+  options: OpenApiOptions,
+): Promise<void> {
   app.addSchema(ErrorBodySchema);
+  const tags = [operatorTag, ...options.tags];
+  const declared = new Set<string>();
+  for (const { name } of tags) {
+    if (declared.has(name)) throw new Error(`The OpenAPI tag "${name}" is declared twice`);
+    declared.add(name);
+  }
   // Every tenant route documents the contract's error body for the errors every route can give.
   app.addHook('onRoute', (route) => {
+    checkDocumentedRoute(route, declared);
     if (!route.schema || route.schema.hide) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const access = route.config?.access ?? accessForPath(route.url);
@@ -38,11 +60,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     for (const code of errorCodesFor(access, methods[0] ?? 'GET')) {
       response[code] ??= { description: STANDARD_ERRORS[code], $ref: 'ErrorBody#' };
     }
-    const security: Record<string, string[]>[] | undefined =
-      access === 'operator' || access === 'anonymous'
-        ? undefined
-        : [{ bearer: [] }, { oauth2: [access] }];
-    route.schema = { ...route.schema, response, ...(security ? { security } : {}) };
+    // Routes that take no token say so (`security: []`), unless they name their own scheme.
+    const security =
+      route.schema.security ??
+      (access === 'operator' || access === 'anonymous'
+        ? []
+        : [{ bearer: [] }, { oauth2: [access] }]);
+    route.schema = { ...route.schema, response, security };
   });
 
   await app.register(swagger, {
@@ -55,8 +79,31 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'Multi-tenant back office of an omni-channel retail platform. Address a tenant by host ' +
           '(`{tenant}.{API_HOST}`), send `Accept: application/vnd.xomni.api-v4-0` and a bearer token from `POST /oauth/token`.',
       },
+      // Each tenant is its own host; the variables' defaults are `npm start`'s demo tenant.
+      servers: [
+        {
+          url: '{scheme}://{tenant}.{apiHost}',
+          description: 'A tenant of this server',
+          variables: {
+            scheme: { enum: ['https', 'http'], default: 'http' },
+            tenant: { default: 'demo', description: 'The tenant name' },
+            apiHost: {
+              default: 'localhost:8080',
+              description: "The server's API_HOST, with the port unless it is the default one",
+            },
+          },
+        },
+      ],
+      tags: tags.map(({ name, description }) => ({ name, description })),
       components: {
         securitySchemes: {
+          appCredentials: {
+            type: 'http',
+            scheme: 'basic',
+            description:
+              "OAuth client authentication (RFC 6749 §2.3.1): an app's ApplicationId and " +
+              'ApplicationSecret as user name and password.',
+          },
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           oauth2: {
             type: 'oauth2',
@@ -77,12 +124,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     // The Idempotency-Key header is documented, not validated by the schema: its hook answers a
     // bad key with its own code (InvalidIdempotencyKey).
     transform: ({ schema, url, route }) => {
+      if (!schema) return { schema, url };
       const methods = [route.method].flat();
       const access = route.config?.access ?? accessForPath(url);
-      if (!schema || !methods.some((method) => takesIdempotencyKey(access, method)))
-        return { schema, url };
-      return { schema: { ...schema, headers: idempotencyKeyHeaderSchema(schema.headers) }, url };
+      const documented = documentedSchema(schema);
+      if (!methods.some((method) => takesIdempotencyKey(access, method)))
+        return { schema: documented, url };
+      return {
+        schema: { ...documented, headers: idempotencyKeyHeaderSchema(documented.headers) },
+        url,
+      };
     },
+    transformObject: (document) =>
+      'openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) =>
         typeof json.$id === 'string' ? json.$id : `def-${i}`,

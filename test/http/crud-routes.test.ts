@@ -1,7 +1,7 @@
 // The CRUD route helper on a bare server with an in-memory service: what every small resource's
 // routes promise (201 with Location and ETag, If-Match on writes, PUT and PATCH through one
 // update told which it is, 204 on delete), whatever the resource.
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerCrudRoutes, type IfMatchCheck } from '../../src/http/crud-routes.ts';
@@ -66,6 +66,7 @@ const IdParams = Type.Object({ id: Type.Integer() });
 
 let app: FastifyInstance;
 const notes = new NoteService();
+const routes: RouteOptions[] = [];
 
 beforeAll(async () => {
   app = Fastify();
@@ -75,8 +76,12 @@ beforeAll(async () => {
   app.addHook('onRequest', async (request) => {
     request.tenant = { id: 7 } as RequestTenant;
   });
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
   registerCrudRoutes(app, {
     tags: ['Notes'],
+    name: { one: 'Note', many: 'Notes' },
     path: '/notes/note',
     params: IdParams,
     resource: Note,
@@ -94,6 +99,52 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('registerCrudRoutes', () => {
+  it('documents each operation: an operationId from the name, the shared text, If-Match and 412 on writes', () => {
+    const documented = routes
+      .filter((route) => route.method !== 'HEAD')
+      .map((route) => {
+        const schema = route.schema as {
+          operationId: string;
+          description: string;
+          headers?: { properties: Record<string, unknown> };
+          response: Record<string, unknown>;
+        };
+        return {
+          route: `${String(route.method)} ${route.url}`,
+          operationId: schema.operationId,
+          ifMatch: schema.headers?.properties['If-Match'] !== undefined,
+          precondition: '412' in schema.response,
+        };
+      });
+    expect(documented).toEqual([
+      { route: 'POST /notes/note', operationId: 'createNote', ifMatch: false, precondition: false },
+      { route: 'GET /notes/note/:id', operationId: 'getNote', ifMatch: false, precondition: false },
+      {
+        route: 'PUT /notes/note/:id',
+        operationId: 'updateNote',
+        ifMatch: true,
+        precondition: true,
+      },
+      {
+        route: 'PATCH /notes/note/:id',
+        operationId: 'patchNote',
+        ifMatch: true,
+        precondition: true,
+      },
+      {
+        route: 'DELETE /notes/note/:id',
+        operationId: 'deleteNote',
+        ifMatch: true,
+        precondition: true,
+      },
+      { route: 'GET /notes/notes', operationId: 'listNotes', ifMatch: false, precondition: false },
+    ]);
+    const put = routes.find((route) => route.method === 'PUT')!.schema as { description: string };
+    expect(put.description).toMatch(
+      /^Answers the updated resource.*If-Match, 412 PreconditionFailed/,
+    );
+  });
+
   it('creates with 201, the Location of the new resource and its ETag', async () => {
     const response = await app.inject({ method: 'POST', url: '/notes/note', body: { Text: 'a' } });
     expect(response.statusCode).toBe(201);

@@ -1,12 +1,13 @@
-// `npm run client:generate`: writes the client's types (src/generated/openapi.ts) from the server's
-// OpenAPI document with openapi-typescript, formatted as the repository formats its code
+// `npm run client:generate` (after `npm run openapi`): writes the client's types
+// (src/generated/openapi.ts) from the committed OpenAPI document (openapi.json) with
+// openapi-typescript, formatted as the repository formats its code
 // (test/clients/typescript-client-types.test.ts checks that the committed file matches the document).
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString, type OpenAPITSOptions } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
 import ts from 'typescript';
-import { openApiDocument } from './openapi-document.ts';
+import { OPENAPI_FILE } from '../../../src/openapi-document.ts';
 
 export const GENERATED_TYPES_FILE = path.join(import.meta.dirname, '../src/generated/openapi.ts');
 
@@ -43,12 +44,16 @@ export async function generatedTypes(document: unknown): Promise<string> {
   return format(text, { ...options, filepath: GENERATED_TYPES_FILE });
 }
 
+/** The committed document (`npm run openapi` writes it; a test checks it is the server's). */
+export async function committedDocument(file = OPENAPI_FILE): Promise<unknown> {
+  return JSON.parse(await readFile(file, 'utf8'));
+}
+
 if (import.meta.main) {
-  // A path argument: the document from a file (e.g. one another tool wrote); else the server's.
-  const file = process.argv[2];
-  const document: unknown = file
-    ? JSON.parse(await readFile(file, 'utf8'))
-    : await openApiDocument();
-  await writeFile(GENERATED_TYPES_FILE, await generatedTypes(document));
+  // A path argument: the document of that file; else the committed one.
+  await writeFile(
+    GENERATED_TYPES_FILE,
+    await generatedTypes(await committedDocument(process.argv[2])),
+  );
   console.log(`wrote ${path.relative(process.cwd(), GENERATED_TYPES_FILE)}`);
 }

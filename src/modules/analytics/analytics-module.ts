@@ -3,7 +3,7 @@
 // analytics_logs are kept ahead by a daily job.
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { detachPartitionsBefore, ensurePartitions } from './analytics-partitions.ts';
-import { analyticsRoutes, TRENDING_QUEUE } from './analytics-routes.ts';
+import { analyticsRoutes, analyticsTag, TRENDING_QUEUE } from './analytics-routes.ts';
 import { AnalyticsService, type DeviceStamp } from './analytics-service.ts';
 import { TrendingService } from './analytics-trending.ts';
 
@@ -35,6 +35,7 @@ export function createAnalyticsModule(
   return {
     name: 'analytics',
     permissions: { area: 'analytics' },
+    openApiTags: [analyticsTag],
     services,
     routes: async (app) => {
       await app.register(analyticsRoutes, {

@@ -2,7 +2,8 @@
 // /management/configuration/trendingactiontypes|analytics, /management/analytics/trending.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ifMatch, setEtag } from '../../http/etag.ts';
+import { IF_MATCH_NOTE, IfMatchHeaders, ifMatch, setEtag } from '../../http/etag.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { inDataEnvelope } from '../../http/paging.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { counterNamed } from './analytics-counters.ts';
@@ -26,7 +27,15 @@ import type { TrendingService } from './analytics-trending.ts';
 
 export const TRENDING_QUEUE = 'analytics-trending';
 
-const tags = ['Analytics'];
+export const analyticsTag: OpenApiTag = {
+  name: 'Analytics',
+  description:
+    'Records of what shoppers and devices do (item views, likes, shares, carts, wishlists…), ' +
+    'their pages and summaries per period, the trending items computed from them, and the ' +
+    "tenant's analytics settings.",
+};
+const tags = [analyticsTag.name];
+const stale = { 412: { $ref: 'ErrorBody#' } };
 const PERIODS = new Set<Period>(['daily', 'weekly', 'monthly', 'yearly']);
 const QUERY_NAMES = [
   'OADate',
@@ -75,9 +84,13 @@ export const analyticsRoutes: FastifyPluginAsync<{
       bodyLimit,
       schema: {
         tags,
+        operationId: 'ingestAnalyticsLogs',
         summary: 'Ingest up to 1000 analytics records (all or nothing)',
         description:
-          'Validated per counter; an identity token stamps PhysicalDeviceId, PhysicalDeviceDescription and the store fields. 202 once stored.',
+          "Each record names its Counter and is validated against that counter's fields; any " +
+          'invalid record is 400 InvalidAnalyticsRecord naming "[index].Field" and nothing is ' +
+          'stored. An identity token stamps PhysicalDeviceId, PhysicalDeviceDescription and the ' +
+          'store fields. Bodies up to 4 MiB. 202 with the count once stored.',
         body: IngestBody,
         response: { 202: IngestResponse },
       },
@@ -94,9 +107,14 @@ export const analyticsRoutes: FastifyPluginAsync<{
       preValidation: canonicalQuery,
       schema: {
         tags,
+        operationId: 'listCounterLogs',
         summary: "One page of a counter's logs, oldest first",
         description:
-          'OADate (a day in the tenant time zone) or from/to; continuationKey from the previous page.',
+          'Give OADate (a day in the tenant time zone) or from and to (400 ' +
+          "InvalidAnalyticsQuery otherwise); take 1 to 1000 (default 100). The answer's " +
+          'ContinuationToken, sent back as continuationKey with the same filters, gives the ' +
+          'next page; it is null on the last. Parameter names are case-insensitive. 404 ' +
+          'UnknownCounter.',
         params: CounterParams,
         querystring: LogsQuery,
         response: { 200: LogsResponse },
@@ -123,7 +141,12 @@ export const analyticsRoutes: FastifyPluginAsync<{
       preValidation: canonicalQuery,
       schema: {
         tags,
+        operationId: 'getCounterSummary',
         summary: 'Record counts per day, ISO week, month or year in the tenant time zone',
+        description:
+          'period is daily, weekly, monthly or yearly; startOADate and endOADate are included, ' +
+          'at most ten years apart (400 InvalidAnalyticsQuery). Only periods with records, in ' +
+          'order. 404 UnknownCounter.',
         params: SummaryParams,
         querystring: SummaryQuery,
         response: { 200: SummaryResponse },
@@ -145,7 +168,17 @@ export const analyticsRoutes: FastifyPluginAsync<{
 
   app.get(
     '/management/configuration/trendingactiontypes',
-    { schema: { tags, summary: 'Trending action weights', response: { 200: TrendingWeights } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getTrendingWeights',
+        summary: 'Trending action weights',
+        description:
+          "How much each counter's action counts towards an item's trending score, with the " +
+          'ETag of the list.',
+        response: { 200: TrendingWeights },
+      },
+    },
     async (request, reply) => {
       const { weights, version } = await trending.weights(request.tenant.id);
       setEtag(reply, version);
@@ -157,9 +190,14 @@ export const analyticsRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'replaceTrendingWeights',
         summary: 'Replace the trending action weights (counters left out weigh nothing)',
+        description:
+          'Counters whose records name an item, ImpactValue −1000..1000 (400 ' +
+          `InvalidTrendingActionTypes names the entry). Answers the list with its new ETag. ${IF_MATCH_NOTE}`,
+        headers: IfMatchHeaders,
         body: TrendingWeights,
-        response: { 200: TrendingWeights },
+        response: { 200: TrendingWeights, ...stale },
       },
     },
     async (request, reply) => {
@@ -178,7 +216,11 @@ export const analyticsRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'getAnalyticsSettings',
         summary: 'Analytics settings (time zone)',
+        description:
+          'The IANA time zone (UTC by default) that OADate days, summaries and trending days ' +
+          'are counted in, with its ETag.',
         response: { 200: AnalyticsSettings },
       },
     },
@@ -193,9 +235,14 @@ export const analyticsRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'updateAnalyticsSettings',
         summary: 'Set the analytics time zone (IANA name)',
+        description:
+          '400 InvalidTimeZone for a name that is not an IANA zone. Answers the settings with ' +
+          `their new ETag. ${IF_MATCH_NOTE}`,
+        headers: IfMatchHeaders,
         body: AnalyticsSettings,
-        response: { 200: AnalyticsSettings },
+        response: { 200: AnalyticsSettings, ...stale },
       },
     },
     async (request, reply) => {
@@ -214,7 +261,12 @@ export const analyticsRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'computeTrending',
         summary: 'Compute the trending items of one day now (replaces that day)',
+        description:
+          'Queues the computation of that calendar day (YYYY-MM-DD, in the tenant time zone; ' +
+          'at most a day ahead of now) and answers 202; its TrendingItem logs appear when the ' +
+          'job ends. A daily job computes yesterday by itself.',
         querystring: TrendingQuery,
         response: { 202: TrendingAccepted },
       },

@@ -2,29 +2,29 @@
 // tree, tags, price types, and the assets related to items, brands and categories, under
 // /private/catalog. It needs the storage module's assets, through CatalogAssets.
 import type { AppModule, ModuleContext } from '../../module.ts';
-import { relationRoutes } from './asset-relations/relation-routes.ts';
+import { relationRoutes, relationsTag } from './asset-relations/relation-routes.ts';
 import { RelationService } from './asset-relations/relation-service.ts';
-import { attributeRoutes } from './attributes/attribute-routes.ts';
+import { attributeRoutes, attributeTypesTag } from './attributes/attribute-routes.ts';
 import { AttributeService } from './attributes/attribute-service.ts';
-import { brandRoutes } from './brands/brand-routes.ts';
+import { brandRoutes, brandsTag } from './brands/brand-routes.ts';
 import { BrandService } from './brands/brand-service.ts';
-import { categoryRoutes } from './categories/category-routes.ts';
+import { categoriesTag, categoryRoutes } from './categories/category-routes.ts';
 import { CategoryTreeItem } from './categories/category-schemas.ts';
 import { CategoryService } from './categories/category-service.ts';
 import type { CatalogAssets } from './catalog-assets.ts';
 import { giveUpJob } from './job-lease.ts';
 import { exportRoutes } from './exports/export-routes.ts';
 import { EXPORT_QUEUE, ExportService } from './exports/export-service.ts';
-import { importRoutes } from './imports/import-routes.ts';
+import { importExportTag, importRoutes } from './imports/import-routes.ts';
 import { IMPORT_QUEUE, ImportService } from './imports/import-service.ts';
-import { itemRoutes } from './items/item-routes.ts';
+import { itemRoutes, itemsTag } from './items/item-routes.ts';
 import { ItemService } from './items/item-service.ts';
 import { VariantService } from './items/variant-service.ts';
-import { priceTypeRoutes } from './price-types/price-type-routes.ts';
+import { priceTypeRoutes, priceTypesTag } from './price-types/price-type-routes.ts';
 import { PriceTypeService } from './price-types/price-type-service.ts';
 import { searchRoutes } from './search/search-routes.ts';
 import { SearchService } from './search/search-service.ts';
-import { tagRoutes } from './tags/tag-routes.ts';
+import { tagRoutes, tagsTag } from './tags/tag-routes.ts';
 import { TagService } from './tags/tag-service.ts';
 
 export interface CatalogServices {
@@ -105,6 +105,16 @@ export function createCatalogModule(
   return {
     name: 'catalog',
     permissions: { area: 'catalog' },
+    openApiTags: [
+      itemsTag,
+      attributeTypesTag,
+      brandsTag,
+      categoriesTag,
+      tagsTag,
+      priceTypesTag,
+      importExportTag,
+      relationsTag,
+    ],
     services,
     // The category tree node refers to itself, so it is a named schema at the root.
     schemas: [CategoryTreeItem],

@@ -2,13 +2,13 @@
 // devices registered to them, managed under /management/company and used by devices (with
 // identity tokens) under /company.
 import type { AppModule, ModuleContext } from '../../module.ts';
-import { deviceRoutes } from './device-routes.ts';
-import { deviceTypeRoutes } from './device-type-routes.ts';
+import { deviceFacingTag, deviceRoutes } from './device-routes.ts';
+import { deviceTypeRoutes, deviceTypesTag } from './device-type-routes.ts';
 import { DeviceTypeService } from './device-type-service.ts';
 import { LogicalDeviceService } from './logical-device-service.ts';
-import { physicalDeviceRoutes } from './physical-device-routes.ts';
+import { physicalDeviceRoutes, physicalDevicesTag } from './physical-device-routes.ts';
 import { PhysicalDeviceService } from './physical-device-service.ts';
-import { storeRoutes } from './store-routes.ts';
+import { storeRoutes, storesTag } from './store-routes.ts';
 import { StoreService } from './store-service.ts';
 
 export interface CompanyServices {
@@ -30,6 +30,7 @@ export function createCompanyModule(context: ModuleContext): AppModule<CompanySe
   return {
     name: 'company',
     permissions: { area: 'company' },
+    openApiTags: [storesTag, deviceTypesTag, physicalDevicesTag, deviceFacingTag],
     services,
     routes: async (app) => {
       await app.register(storeRoutes, { stores: services.stores });

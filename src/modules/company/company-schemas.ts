@@ -35,7 +35,18 @@ export const StoreBody = Type.Object(
     Address: Type.Optional(Nullable(LongText())),
     Location,
   },
-  { additionalProperties: false, title: 'StoreRequest' },
+  {
+    additionalProperties: false,
+    title: 'StoreRequest',
+    examples: [
+      {
+        Name: 'Berlin Mitte',
+        Description: 'Flagship store',
+        Address: 'Rosenthaler Str. 1, 10119 Berlin',
+        Location: { Longitude: 13.4017, Latitude: 52.5266 },
+      },
+    ],
+  },
 );
 export type StoreBody = Static<typeof StoreBody>;
 export const Store = Type.Object(
@@ -46,7 +57,18 @@ export const Store = Type.Object(
     Address: Nullable(Type.String()),
     Location: Type.Object({ Longitude: Type.Number(), Latitude: Type.Number() }),
   },
-  { title: 'Store' },
+  {
+    title: 'Store',
+    examples: [
+      {
+        Id: 1,
+        Name: 'Berlin Mitte',
+        Description: 'Flagship store',
+        Address: 'Rosenthaler Str. 1, 10119 Berlin',
+        Location: { Longitude: 13.4017, Latitude: 52.5266 },
+      },
+    ],
+  },
 );
 export type Store = Static<typeof Store>;
 export const StoreList = PagedResult(Store, 'StoreList');

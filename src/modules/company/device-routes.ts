@@ -4,8 +4,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ifMatch, setEtag } from '../../http/etag.ts';
+import { IF_MATCH_NOTE, IfMatchHeaders, ifMatch, setEtag } from '../../http/etag.ts';
 import { sendJsonText } from '../../http/json-text.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { DataEnvelope, inDataEnvelope } from '../../http/paging.ts';
 import {
   deviceGone,
@@ -26,7 +27,14 @@ import { MAX_DISTANCE_KM, parseLocation } from './geo.ts';
 import type { LogicalDeviceService } from './logical-device-service.ts';
 import type { PhysicalDeviceService } from './physical-device-service.ts';
 
-const tags = ['Company: logical devices (device-facing)'];
+export const deviceFacingTag: OpenApiTag = {
+  name: 'Company: logical devices (device-facing)',
+  description:
+    'What an in-store device calls with a public-scope token (most with an identity token ' +
+    'bound to its physical device): its logical devices, and those of its store or of the ' +
+    'store nearest to a place. Answers are in a {"Data": …} envelope.',
+};
+const tags = [deviceFacingTag.name];
 const DeviceData = DataEnvelope(LogicalDevice, 'LogicalDeviceData');
 const DeviceListData = DataEnvelope(Type.Array(LogicalDevice), 'LogicalDeviceListData');
 const identityNote = 'Needs an identity token (403 IdentityTokenRequired otherwise).';
@@ -60,8 +68,12 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'registerOwnLogicalDevice',
         summary: "Register a logical device to the caller's physical device",
-        description: `409 when the DeviceId exists; ExpirationDate, when given, in the future. ${identityNote}`,
+        description:
+          '409 DuplicateDeviceId when the DeviceId exists in the tenant; ExpirationDate, when ' +
+          'given, in the future (400 ExpirationDateInPast). Answers 201 with the device, its ' +
+          `ETag and its Location. ${identityNote}`,
         body: LogicalDeviceBody,
         response: { 201: DeviceData, 409: { $ref: 'ErrorBody#' } },
       },
@@ -85,8 +97,9 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'getOwnLogicalDevice',
         summary: "Fetch one of the caller's logical devices",
-        description: identityNote,
+        description: `With its ETag; a logical device of another physical device is 404. ${identityNote}`,
         params: DeviceIdParams,
         response: { 200: DeviceData },
       },
@@ -107,11 +120,15 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'patchOwnLogicalDevice',
         summary: "Update one of the caller's logical devices (only the fields sent)",
-        description: `Null clears DeviceTypeId or ExpirationDate; Metadata replaces the list. ${identityNote}`,
+        description:
+          'Null clears DeviceTypeId or ExpirationDate; Metadata replaces the list. Answers the ' +
+          `device with its new ETag. ${IF_MATCH_NOTE} ${identityNote}`,
         params: DeviceIdParams,
+        headers: IfMatchHeaders,
         body: LogicalDevicePatch,
-        response: { 200: DeviceData },
+        response: { 200: DeviceData, 412: { $ref: 'ErrorBody#' } },
       },
     },
     async (request, reply) => {
@@ -132,10 +149,12 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'unregisterOwnLogicalDevice',
         summary: "Unregister one of the caller's logical devices",
-        description: identityNote,
+        description: `Answers 204. ${IF_MATCH_NOTE} ${identityNote}`,
         params: DeviceIdParams,
-        response: { 204: Type.Null() },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null(), 412: { $ref: 'ErrorBody#' } },
       },
     },
     async (request, reply) => {
@@ -154,8 +173,13 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'listStoreLogicalDevices',
         summary: "List the unexpired logical devices of the caller's store",
-        description: `404 PhysicalDeviceHasNoStore when the caller's device is in no store. ${identityNote}`,
+        description:
+          'Those of every physical device in the store, in DeviceId order (not paged). ' +
+          'metadataKey and metadataValue go together (400 MetadataFilterIncomplete) and match a ' +
+          'pair exactly; Metadata is answered only with includeMetadata=true. 404 ' +
+          `PhysicalDeviceHasNoStore when the caller's device is in no store. ${identityNote}`,
         querystring: LogicalDeviceFilter,
         response: { 200: DeviceListData },
       },
@@ -174,9 +198,13 @@ export const deviceRoutes: FastifyPluginAsync<DeviceRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'listNearestStoreLogicalDevices',
         summary: 'List the unexpired logical devices of the store nearest to a location',
         description:
-          'location is `{longitude};{latitude}` with decimal points. The nearest store by great-circle distance (WGS84 mean radius), lowest Id on a tie, within searchDistance km; 404 NoStoreInRange when there is none. Any public-scope token.',
+          'location is `{longitude};{latitude}` with decimal points (400 InvalidLocation ' +
+          'otherwise). The nearest store by great-circle distance (WGS84 mean radius), lowest ' +
+          'Id on a tie, within searchDistance km; 404 NoStoreInRange when there is none. ' +
+          'Filters as for GET /company/stores/logicaldevices. Any public-scope token.',
         params: Type.Object({ location: Type.String({ description: '{longitude};{latitude}' }) }),
         querystring: Type.Object({
           ...LogicalDeviceFilter.properties,

@@ -3,7 +3,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../http/errors.ts';
-import { ifMatch, setEtag, withEtag } from '../../http/etag.ts';
+import { IF_MATCH_NOTE, IfMatchHeaders, ifMatch, setEtag, withEtag } from '../../http/etag.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import {
   LogicalDevice,
@@ -21,10 +22,17 @@ import {
 import type { LogicalDeviceService } from './logical-device-service.ts';
 import type { PhysicalDeviceService } from './physical-device-service.ts';
 
-const tags = ['Company: physical devices'];
+export const physicalDevicesTag: OpenApiTag = {
+  name: 'Company: physical devices',
+  description:
+    "The tenant's devices (a kiosk, a tablet), each in a store or in none, with the logical " +
+    'devices registered to each and their metadata. Identity tokens are bound to a physical device.',
+};
+const tags = [physicalDevicesTag.name];
 const BASE = '/management/company/physicaldevices';
 const noContent = { 204: Type.Null() };
 const conflict = { 409: { $ref: 'ErrorBody#' } };
+const stale = { 412: { $ref: 'ErrorBody#' } };
 const path = (...parts: string[]) => [BASE, ...parts.map(encodeURIComponent)].join('/');
 
 export interface PhysicalDeviceRoutesOptions {
@@ -43,7 +51,12 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'createPhysicalDevice',
         summary: 'Create a physical device (DeviceId chosen by the client)',
+        description:
+          'DeviceId is 1..256 characters without `/`, unique in the tenant (409 ' +
+          'DuplicatePhysicalDeviceId); StoreId null or left out puts it in no store, an unknown ' +
+          'store is 400 UnknownStore. Answers 201 with the device, its ETag and its Location.',
         body: PhysicalDeviceBody,
         response: { 201: PhysicalDevice, ...conflict },
       },
@@ -59,7 +72,11 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'listPhysicalDevices',
         summary: 'List physical devices',
+        description:
+          'With their store. One page at a time: skip (default 0) and take (1 to 1000, default ' +
+          '20); TotalCount counts every match of hasStoreRelation.',
         querystring: Type.Object({
           ...PagingQuery.properties,
           hasStoreRelation: Type.Optional(
@@ -81,7 +98,9 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'getPhysicalDevice',
         summary: 'Fetch a physical device',
+        description: 'With its store and its ETag. 404 for an unknown DeviceId.',
         params: PhysicalDeviceParams,
         response: { 200: PhysicalDevice },
       },
@@ -98,11 +117,16 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'updatePhysicalDevice',
         summary: 'Update a physical device: description and store (null: none)',
-        description: 'Moving the device to another store applies to its identity tokens at once.',
+        description:
+          "The body's DeviceId must be the path's (400 IdMismatch). Moving the device to " +
+          'another store applies to its identity tokens at once. Answers the device with its ' +
+          `new ETag. ${IF_MATCH_NOTE}`,
         params: PhysicalDeviceParams,
+        headers: IfMatchHeaders,
         body: PhysicalDeviceBody,
-        response: { 200: PhysicalDevice },
+        response: { 200: PhysicalDevice, ...stale },
       },
     },
     async (request, reply) => {
@@ -122,10 +146,12 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'deletePhysicalDevice',
         summary: 'Delete a physical device and its logical devices',
-        description: 'Its identity tokens are refused (401) from then on.',
+        description: `Its identity tokens are refused (401) from then on. Answers 204. ${IF_MATCH_NOTE}`,
         params: PhysicalDeviceParams,
-        response: noContent,
+        headers: IfMatchHeaders,
+        response: { ...noContent, ...stale },
       },
     },
     async (request, reply) => {
@@ -145,7 +171,13 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'createLogicalDevice',
         summary: 'Register a logical device to this physical device',
+        description:
+          'DeviceId is unique in the tenant, whatever physical device has it (409 ' +
+          'DuplicateDeviceId); DeviceTypeId an existing type or null; ExpirationDate in the ' +
+          'future. 404 for an unknown physical device. Answers 201 with the logical device, its ' +
+          'ETag and its Location.',
         params: PhysicalDeviceParams,
         body: LogicalDeviceBody,
         response: { 201: LogicalDevice, ...conflict },
@@ -170,7 +202,11 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'listLogicalDevices',
         summary: 'List the logical devices of this physical device (expired ones too)',
+        description:
+          '404 for an unknown physical device. One page at a time: skip (default 0) and take ' +
+          '(1 to 1000, default 20); TotalCount counts them all.',
         params: PhysicalDeviceParams,
         querystring: PagingQuery,
         response: { 200: LogicalDeviceList },
@@ -188,7 +224,9 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'getLogicalDevice',
         summary: 'Fetch a logical device',
+        description: 'With its metadata and its ETag, expired or not.',
         params: LogicalDeviceParams,
         response: { 200: LogicalDevice },
       },
@@ -206,10 +244,13 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'updateLogicalDevice',
         summary: 'Replace a logical device (fields left out are cleared; Metadata replaced)',
+        description: `Answers the logical device with its new ETag. ${IF_MATCH_NOTE}`,
         params: LogicalDeviceParams,
+        headers: IfMatchHeaders,
         body: LogicalDeviceBody,
-        response: { 200: LogicalDevice },
+        response: { 200: LogicalDevice, ...stale },
       },
     },
     async (request, reply) => {
@@ -238,9 +279,12 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'deleteLogicalDevice',
         summary: 'Delete a logical device',
+        description: `Answers 204. ${IF_MATCH_NOTE}`,
         params: LogicalDeviceParams,
-        response: noContent,
+        headers: IfMatchHeaders,
+        response: { ...noContent, ...stale },
       },
     },
     async (request, reply) => {
@@ -257,7 +301,9 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'listLogicalDeviceMetadata',
         summary: 'List the metadata of a logical device',
+        description: 'Its key and value pairs (not paged).',
         params: LogicalDeviceParams,
         response: { 200: MetadataList },
       },
@@ -272,7 +318,11 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'addLogicalDeviceMetadata',
         summary: 'Add a metadata pair (409 when the key exists)',
+        description:
+          '409 DuplicateMetadataKey when the device has the key. Answers 201 with the pair and ' +
+          'its Location.',
         params: LogicalDeviceParams,
         body: MetadataPair,
         response: { 201: MetadataPair, ...conflict },
@@ -297,7 +347,11 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'updateLogicalDeviceMetadata',
         summary: 'Change the value of a metadata key',
+        description:
+          "The body's Key must be the path's (400 IdMismatch); 404 for a key the device does " +
+          'not have. Answers the pair.',
         params: MetadataKeyParams,
         body: MetadataPair,
         response: { 200: MetadataPair },
@@ -325,7 +379,9 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'deleteLogicalDeviceMetadataKey',
         summary: 'Remove a metadata key',
+        description: 'Answers 204; 404 for a key the device does not have.',
         params: MetadataKeyParams,
         response: noContent,
       },
@@ -341,7 +397,9 @@ export const physicalDeviceRoutes: FastifyPluginAsync<PhysicalDeviceRoutesOption
     {
       schema: {
         tags,
+        operationId: 'deleteLogicalDeviceMetadata',
         summary: 'Remove every metadata key',
+        description: 'Answers 204, also when the device had none.',
         params: LogicalDeviceParams,
         response: noContent,
       },

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { EventFeed } from './event-feed.ts';
+import { webhooksTag } from './webhook-routes.ts';
 import { EventPage, EventsQuery } from './events-schemas.ts';
 
 export const eventRoutes: FastifyPluginAsync<{ feed: EventFeed }> = async (instance, { feed }) => {
@@ -10,7 +11,13 @@ export const eventRoutes: FastifyPluginAsync<{ feed: EventFeed }> = async (insta
     '/management/events',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: [webhooksTag.name],
+        operationId: 'listEvents',
+        description:
+          'Oldest first, after the event Id given as after (from the oldest kept without it); ' +
+          'take 1 to 1000 (default 100). Keep the last Id read and ask again with it: nothing ' +
+          'is skipped or repeated. HasMore says whether to ask again at once. Events are kept ' +
+          '30 days.',
         summary:
           'Events after an event Id, oldest first (keyset paged; kept 30 days). Poll again with the last Id read.',
         querystring: EventsQuery,

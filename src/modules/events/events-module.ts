@@ -12,7 +12,7 @@ import { Dispatcher } from './dispatcher.ts';
 import { EventFeed } from './event-feed.ts';
 import { eventRoutes } from './event-routes.ts';
 import { SubscriptionService } from './subscription-service.ts';
-import { webhookRoutes } from './webhook-routes.ts';
+import { webhookRoutes, webhooksTag } from './webhook-routes.ts';
 
 export interface EventsServices {
   feed: EventFeed;
@@ -76,6 +76,7 @@ export function createEventsModule(
     name: 'events',
     // Webhooks and the event feed are integration settings, with data of every area.
     permissions: { area: 'integration' },
+    openApiTags: [webhooksTag],
     services: { feed, subscriptions, deliveries, dispatcher },
     routes: async (app) => {
       await app.register(webhookRoutes, { subscriptions, deliveries });

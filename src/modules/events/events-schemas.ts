@@ -84,7 +84,25 @@ export const Subscription = Type.Object(
     CreatedDate: DateText(),
     ModifiedDate: DateText(),
   },
-  { title: 'WebhookSubscription' },
+  {
+    title: 'WebhookSubscription',
+    examples: [
+      {
+        Id: 1,
+        Url: 'https://hooks.example.com/omni',
+        EventTypes: ['item.*', 'brand.*'],
+        Description: 'Search index updates',
+        OwnerEmail: 'ops@example.com',
+        Enabled: true,
+        DisabledReason: null,
+        FailingSince: null,
+        Secret: null,
+        PreviousSecretExpiresDate: null,
+        CreatedDate: '2025-06-10T08:30:00.000Z',
+        ModifiedDate: '2025-06-10T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type Subscription = Static<typeof Subscription>;
 export const SubscriptionList = PagedResult(Subscription, 'WebhookSubscriptionList');

@@ -2,7 +2,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ifMatchVersion, withVersionEtag } from '../../http/etag.ts';
+import { IF_MATCH_NOTE, IfMatchHeaders, ifMatchVersion, withVersionEtag } from '../../http/etag.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import type { DeliveryLog } from './delivery-log.ts';
 import {
@@ -19,9 +20,17 @@ import {
 } from './events-schemas.ts';
 import type { SubscriptionService } from './subscription-service.ts';
 
-const tags = ['Webhooks'];
+export const webhooksTag: OpenApiTag = {
+  name: 'Webhooks',
+  description:
+    'Every change of the catalog, assets, company, apps and the integration endpoint is an ' +
+    'event: read them from the event feed, or have them POSTed to your URL by a webhook ' +
+    'subscription (Standard Webhooks signatures), with its delivery log and replays.',
+};
+const tags = [webhooksTag.name];
 const BASE = '/management/webhooks';
 const errors = { 404: { $ref: 'ErrorBody#' } };
+const stale = { 412: { $ref: 'ErrorBody#' } };
 
 export const webhookRoutes: FastifyPluginAsync<{
   subscriptions: SubscriptionService;
@@ -33,7 +42,13 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'createWebhook',
         summary: 'Create a webhook subscription (its Secret is shown in this answer only)',
+        description:
+          'Url is https, or http to a host:port of WEBHOOK_ALLOWED_HOSTS, without credentials ' +
+          '(400 InvalidWebhookUrl); EventTypes lists event types, `{resource}.*` or `*` (400 ' +
+          'UnknownEventType). Answers 201 with the subscription, its Secret (keep it to verify ' +
+          'signatures), its ETag and its Location.',
         body: SubscriptionBody,
         response: { 201: Subscription },
       },
@@ -51,7 +66,11 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'listWebhooks',
         summary: 'List webhook subscriptions',
+        description:
+          'Without their secrets. One page at a time: skip (default 0) and take (1 to 1000, ' +
+          'default 20); TotalCount counts them all.',
         querystring: PagingQuery,
         response: { 200: SubscriptionList },
       },
@@ -63,7 +82,9 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'getWebhook',
         summary: 'Fetch a webhook subscription',
+        description: 'Without its secret, with its ETag. 404 for an unknown id.',
         params: SubscriptionParams,
         response: { 200: Subscription, ...errors },
       },
@@ -76,10 +97,16 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'updateWebhook',
         summary: 'Update a webhook subscription (Enabled: false disables it, true enables it)',
+        description:
+          'The same body as the create. Enabled again, it gets the events recorded from then on ' +
+          '(replay what it missed) and its failure record is cleared. Answers the subscription ' +
+          `with its new ETag. ${IF_MATCH_NOTE}`,
         params: SubscriptionParams,
+        headers: IfMatchHeaders,
         body: SubscriptionBody,
-        response: { 200: Subscription, ...errors },
+        response: { 200: Subscription, ...errors, ...stale },
       },
     },
     async (request, reply) =>
@@ -98,9 +125,12 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'deleteWebhook',
         summary: 'Delete a webhook subscription and its delivery log',
+        description: `Its pending deliveries go with it. Answers 204. ${IF_MATCH_NOTE}`,
         params: SubscriptionParams,
-        response: { 204: Type.Null(), ...errors },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null(), ...errors, ...stale },
       },
     },
     async (request, reply) => {
@@ -113,8 +143,12 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'rotateWebhookSecret',
         summary:
           'Rotate the signing secret: the answer shows the new one; the previous one keeps signing too for 24 hours',
+        description:
+          'Until PreviousSecretExpiresDate every delivery carries both signatures, so the ' +
+          'receiver can switch to the new secret at its pace.',
         params: SubscriptionParams,
         response: { 200: Subscription, ...errors },
       },
@@ -130,7 +164,12 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'The delivery log of a subscription, newest first',
+        description:
+          'Each delivery with its status (Pending, Succeeded, Failed; status filters), attempts ' +
+          "and the last attempt's answer or error. Kept 30 days. One page at a time: skip " +
+          '(default 0) and take (1 to 1000, default 20).',
         params: SubscriptionParams,
         querystring: DeliveryListQuery,
         response: { 200: DeliveryList, ...errors },
@@ -143,7 +182,9 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'getWebhookDelivery',
         summary: 'One delivery of a subscription',
+        description: '404 for an unknown delivery or one of another subscription.',
         params: DeliveryParams,
         response: { 200: Delivery, ...errors },
       },
@@ -156,7 +197,11 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'replayWebhookDelivery',
         summary: 'Send the event of a delivery again (a new delivery, same webhook-id)',
+        description:
+          'Answers 202 with the new delivery (ReplayOf set); 409 EventNoLongerKept when the ' +
+          'event is older than 30 days.',
         params: DeliveryParams,
         response: { 202: Delivery, ...errors, 409: { $ref: 'ErrorBody#' } },
       },
@@ -173,8 +218,12 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags,
+        operationId: 'replayWebhookEvents',
         summary:
           'Send again every event of [From, To) that the subscription takes (events are kept 30 days)',
+        description:
+          'A new delivery of each matching event, delivered before or not (400 ' +
+          'InvalidReplayRange unless From is before To). Answers 202 with how many.',
         params: SubscriptionParams,
         body: ReplayRangeBody,
         response: { 202: ReplayRangeResult, ...errors },

@@ -3,14 +3,21 @@ import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toApiError } from '../../http/error-handler.ts';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { checkIfMatch, IF_MATCH_NOTE, IfMatchHeaders, setEtag } from '../../http/etag.ts';
 import type { DomainError } from '../../domain/domain-error.ts';
 import type { ApiError } from '../../http/errors.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { CreateEndpointBody, Endpoint, SubscriptionKey } from './endpoint-schemas.ts';
 import type { EndpointService } from './endpoint-service.ts';
 import { integrationErrors } from './integration-errors.ts';
 
-const tags = ['Integration endpoint'];
+export const endpointTag: OpenApiTag = {
+  name: 'Integration endpoint',
+  description:
+    "The tenant's integration endpoint: a gateway host for its integrators with a rate limit " +
+    'per service tier, a subscription key and a developer portal.',
+};
+const tags = [endpointTag.name];
 const path = '/management/integration/endpoint';
 const errorRef = { $ref: 'ErrorBody#' };
 
@@ -38,6 +45,7 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
       attachValidation: true,
       schema: {
         tags,
+        operationId: 'createEndpoint',
         summary: 'Create the integration endpoint',
         description:
           'Starts the creation (Status 1); poll GET until Status is 2 (succeeded) or 3 (failed). 400 InvalidServiceTier, ' +
@@ -66,7 +74,12 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
     {
       schema: {
         tags,
+        operationId: 'getEndpoint',
         summary: 'The integration endpoint and its creation status',
+        description:
+          'Status 1 while it is being created, 2 once it serves, 3 when its creation failed. ' +
+          'With its ETag (it moves with the status and the key); 404 EndpointNotFound when ' +
+          'there is none.',
         response: { 200: Endpoint },
       },
     },
@@ -82,8 +95,13 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
     {
       schema: {
         tags,
+        operationId: 'deleteEndpoint',
         summary: 'Delete the integration endpoint (cancels a creation in progress)',
-        response: { 204: Type.Null() },
+        description:
+          'Frees its service name, gateway host and subscription key at once. Answers 204; 404 ' +
+          `EndpointNotFound when there is none. ${IF_MATCH_NOTE}`,
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null(), 412: errorRef },
       },
     },
     async (request, reply) => {
@@ -97,7 +115,11 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
     {
       schema: {
         tags,
+        operationId: 'getSubscriptionKey',
         summary: "The integrators' subscription key (404 until Status 2)",
+        description:
+          'The key integrators send as X-Subscription-Key to the gateway. 404 ' +
+          'SubscriptionKeyNotFound until the endpoint is created (Status 2).',
         response: { 200: SubscriptionKey },
       },
     },
@@ -109,7 +131,11 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
     {
       schema: {
         tags,
+        operationId: 'regenerateSubscriptionKey',
         summary: 'Regenerate the subscription key (the old one stops working at once)',
+        description:
+          'Answers the new key; the gateway refuses the old one from the next request. 404 ' +
+          'SubscriptionKeyNotFound until the endpoint is created (Status 2).',
         response: { 200: SubscriptionKey },
       },
     },

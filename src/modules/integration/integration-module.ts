@@ -1,7 +1,7 @@
 // The integration module's public face: the endpoint service, its provisioning job, the gateway
 // host resolver and the routes (management API and portal).
 import type { AppModule, ModuleContext } from '../../module.ts';
-import { endpointRoutes } from './endpoint-routes.ts';
+import { endpointRoutes, endpointTag } from './endpoint-routes.ts';
 import { EndpointService, PROVISION_QUEUE } from './endpoint-service.ts';
 import { gatewayHostResolver } from './gateway.ts';
 import { portalRoutes } from './portal-routes.ts';
@@ -71,6 +71,7 @@ export function createIntegrationModule(
   return {
     name: 'integration',
     permissions: { area: 'integration' },
+    openApiTags: [endpointTag],
     services: { endpoints, provisioning },
     hostResolvers: [gateway],
     queues: [

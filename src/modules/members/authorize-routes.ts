@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { knownApiError } from '../../http/domain-errors.ts';
 import { sendError } from '../../http/error-handler.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { PageError, RedirectError, checkedRequest } from './authorize-request.ts';
 import {
   AuthorizeForm,
@@ -25,7 +26,13 @@ import { SIGN_IN_CSP, renderErrorPage, renderSignInPage } from './sign-in-page.t
 import type { MemberGrant, MemberService } from './member-service.ts';
 import type { MemberSignIn } from './member-sign-in.ts';
 
-const tags = ['OAuth'];
+export const signInTag: OpenApiTag = {
+  name: 'Sign-in',
+  description:
+    "The web console's sign-in: the authorization endpoint of the authorization code flow " +
+    'with PKCE, answering HTML pages and redirects to the console, not JSON.',
+};
+const tags = [signInTag.name];
 const FORM = 'application/x-www-form-urlencoded';
 const COOKIE = 'omni_signin';
 const COOKIE_PATH = '/oauth/authorize';
@@ -164,6 +171,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
       preValidation: refuseRepeated,
       schema: {
         tags,
+        operationId: 'showSignInPage',
         summary: 'Sign-in page of the authorization code flow with PKCE (the console)',
         description:
           'Answers the HTML sign-in page. client_id must be "console" and redirect_uri one of its addresses (exact match), each given once, else a 400 page tells the error. Every other error goes back to redirect_uri with error, error_description and state (RFC 6749 §4.1.2.1): invalid_request for a missing response_type, a parameter given more than once, a missing or non-S256 PKCE challenge or a state over 1024 characters; unsupported_response_type for a response_type other than code. Unrecognised parameters are ignored (RFC 6749 §3.1).',
@@ -189,6 +197,7 @@ export const authorizeRoutes: FastifyPluginAsync<AuthorizeRoutesOptions> = async
       preValidation: refuseRepeated,
       schema: {
         tags,
+        operationId: 'submitSignIn',
         summary: 'Sign in (the form of the sign-in page)',
         description:
           'Checks the CSRF token against its cookie (403 page), the credentials (401 page) and the lockout (429 page with Retry-After, whether or not the username exists), then answers 302 to redirect_uri with code and state. A code is single-use and expires after 60 s.',

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { registerCrudRoutes } from '../../http/crud-routes.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import {
   Member,
@@ -15,7 +16,13 @@ import {
 import type { MemberService } from './member-service.ts';
 import { ROLES } from './roles.ts';
 
-const tags = ['Members'];
+export const membersTag: OpenApiTag = {
+  name: 'Members',
+  description:
+    'The people who sign in to the web console, and the roles that decide what their tokens ' +
+    'may do.',
+};
+const tags = [membersTag.name];
 const BASE = '/management/security/members';
 
 export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = async (
@@ -24,6 +31,7 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = asyn
 ) => {
   registerCrudRoutes(instance, {
     tags,
+    name: { one: 'Member', many: 'Members' },
     path: BASE,
     params: MemberIdParams,
     resource: Member,
@@ -32,7 +40,9 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = asyn
     create: {
       summary: 'Create a member',
       description:
-        'The password is checked against the policy (400 WeakPassword) and kept only as an argon2id hash; no answer carries it. 409 DuplicateUsername.',
+        'The password is checked against the policy (400 WeakPassword) and kept only as an ' +
+        'argon2id hash; no answer carries it. Usernames are unique per tenant whatever the case ' +
+        '(409 DuplicateUsername); unknown role ids are 400 UnknownRole.',
       body: MemberCreateBody,
       errors: [409],
     },
@@ -40,16 +50,17 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = asyn
     put: {
       summary: 'Update a member (username, name, roles, and the password when given)',
       description:
-        'Honours If-Match (412). A new password or other roles end the member’s sessions. The last owner cannot lose the owner role (409 LastOwner).',
+        'Without Password the password stays. A new password or other roles end the member’s ' +
+        'sessions. The last owner cannot lose the owner role (409 LastOwner).',
       body: MemberUpdateBody,
-      errors: [409, 412],
+      errors: [409],
     },
     delete: {
       summary: 'Delete a member',
       description:
         'Its sessions and tokens end at once. The last owner cannot be deleted (409 LastOwner).',
       deleted: Type.Null({ description: 'Deleted' }),
-      errors: [409, 412],
+      errors: [409],
     },
     list: { summary: 'Fetch a list of members', response: MemberList },
   });
@@ -61,8 +72,11 @@ export const memberRoutes: FastifyPluginAsync<{ members: MemberService }> = asyn
       config: { area: 'account' },
       schema: {
         tags,
+        operationId: 'listRoles',
         summary: 'Fetch the roles a member can hold, with what each allows',
-        description: 'Every signed-in member may read it, whatever its roles.',
+        description:
+          'Each role with the permissions it grants. Every signed-in member may read it, ' +
+          'whatever its roles. Paged by skip (default 0) and take (default 20) like every list.',
         querystring: PagingQuery,
         response: { 200: RoleList },
       },

@@ -5,9 +5,9 @@
 // module gets its token interface through app.ts and registers the console's grants with it.
 import type { AppModule, ModuleContext } from '../../module.ts';
 import type { AuthorizationServer } from './authorization-server.ts';
-import { authorizeRoutes } from './authorize-routes.ts';
+import { authorizeRoutes, signInTag } from './authorize-routes.ts';
 import { consolePublicClient } from './console-public-client.ts';
-import { memberRoutes } from './member-routes.ts';
+import { memberRoutes, membersTag } from './member-routes.ts';
 import { MemberService } from './member-service.ts';
 import { MemberSessions } from './member-sessions.ts';
 import { MemberSignIn } from './member-sign-in.ts';
@@ -48,6 +48,7 @@ export function createMembersModule(
     name: 'members',
     // Every signed-in member may read the role list (`account`); the rest is the members'.
     permissions: { area: 'security', otherAreas: ['account'] },
+    openApiTags: [membersTag, signInTag],
     services: { members, signIn, sessions },
     routes: async (app) => {
       await app.register(authorizeRoutes, {

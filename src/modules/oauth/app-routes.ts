@@ -3,20 +3,38 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/error-body.ts';
-import { checkIfMatch, setEtag } from '../../http/etag.ts';
+import { checkIfMatch, IF_MATCH_NOTE, IfMatchHeaders, setEtag } from '../../http/etag.ts';
 import { sendJsonText } from '../../http/json-text.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { App, AppBody, AppIdParams, AppList } from './app-schemas.ts';
 import type { AppService } from './app-service.ts';
 
-const tags = ['Apps'];
+export const appsTag: OpenApiTag = {
+  name: 'Apps',
+  description:
+    "The tenant's OAuth clients: each app has an ApplicationId and a secret to get tokens with, " +
+    'and a type that decides its scopes.',
+};
+const tags = [appsTag.name];
 
 export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instance, { apps }) => {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
     '/management/oauth/apps',
-    { schema: { tags, summary: 'Create an app', body: AppBody, response: { 201: App } } },
+    {
+      schema: {
+        tags,
+        operationId: 'createApp',
+        summary: 'Create an app',
+        description:
+          'Answers 201 with the app and its ApplicationSecret, shown this once (store it), and ' +
+          'its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have.',
+        body: AppBody,
+        response: { 201: App },
+      },
+    },
     async (request, reply) => {
       const created = await apps.create(request.tenant.id, request.body);
       reply.header('Location', `/management/oauth/apps/${created.ApplicationId}`);
@@ -29,7 +47,11 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
     {
       schema: {
         tags,
+        operationId: 'listApps',
         summary: 'Fetch a list of apps',
+        description:
+          'Without their secrets. One page at a time: skip (default 0) and take (1 to 1000, ' +
+          'default 20); TotalCount counts them all.',
         querystring: PagingQuery,
         response: { 200: AppList },
       },
@@ -42,7 +64,11 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
     {
       schema: {
         tags,
+        operationId: 'getApp',
         summary: 'Fetch an app by its id',
+        description:
+          'Without its secret, with its ETag (send it as If-Match to make a later change ' +
+          'conditional). 404 for an unknown id.',
         params: AppIdParams,
         response: { 200: App },
       },
@@ -59,10 +85,13 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
     {
       schema: {
         tags,
+        operationId: 'updateApp',
         summary: 'Update an app (name, description, type)',
         description:
-          'Honours If-Match (412 when the app changed). The type of a predefined app cannot change (409).',
+          "The type of a predefined app cannot change (409); a new type ends the app's tokens. " +
+          `Answers the app with its new ETag. ${IF_MATCH_NOTE}`,
         params: AppIdParams,
+        headers: IfMatchHeaders,
         body: AppBody,
         response: { 200: App, ...errorResponses(409, 412) },
       },
@@ -84,9 +113,13 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
     {
       schema: {
         tags,
+        operationId: 'deleteApp',
         summary: 'Delete an app',
-        description: 'Its tokens stop working at once. Predefined apps cannot be deleted (409).',
+        description:
+          'Its tokens stop working at once. Predefined apps cannot be deleted (409). Answers ' +
+          `204. ${IF_MATCH_NOTE}`,
         params: AppIdParams,
+        headers: IfMatchHeaders,
         response: {
           204: Type.Null({ description: 'Deleted' }),
           ...errorResponses(409, 412),
@@ -106,6 +139,7 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
     {
       schema: {
         tags,
+        operationId: 'rotateAppSecret',
         summary: "Rotate an app's secret",
         description:
           'Answers the app with its new secret, shown this once. Tokens issued before stop working at once.',

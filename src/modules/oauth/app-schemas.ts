@@ -31,7 +31,21 @@ export const App = Type.Object(
     ApplicationTypeDescription: Type.String(),
     CreatedDate: Type.String({ format: 'date-time' }),
   },
-  { title: 'App' },
+  {
+    title: 'App',
+    examples: [
+      {
+        ApplicationId: '452236f2-4172-4b8c-aa1b-be7d93b47f53',
+        ApplicationSecret: null,
+        Name: 'Store kiosk',
+        Description: 'The kiosks in every store',
+        IsPredefined: false,
+        ApplicationTypeId: 1,
+        ApplicationTypeDescription: 'Consumer',
+        CreatedDate: '2025-06-10T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type App = Static<typeof App>;
 

@@ -12,6 +12,7 @@ import type { DeviceBoundVerifier } from './device-tokens.ts';
 import { isMemberToken } from './token-claims.ts';
 import { clientCredentials, requireForm } from './token-request.ts';
 import {
+  CLIENT_AUTHENTICATION,
   FORM,
   IntrospectRequest,
   IntrospectResponse,
@@ -67,9 +68,11 @@ export const introspectRoute: FastifyPluginAsync<IntrospectRouteOptions> = async
     {
       schema: {
         tags,
+        operationId: 'introspectToken',
         summary: 'Introspect a token (RFC 7662)',
         description:
           'An app (HTTP Basic ApplicationId:ApplicationSecret, or client_id and client_secret in the form) asks whether a token is active on this tenant now and what it stands for. Any app of the tenant may ask about any token. A token that is unknown, malformed, expired, revoked, of another tenant, of a deleted app or member, issued before a secret rotation, a password or role change, or bound to a deleted device answers `{"active": false}` and nothing else. Checked against the database on every call, so a revocation on any instance shows at once. Refresh tokens are not introspected (`active: false`).',
+        security: CLIENT_AUTHENTICATION,
         consumes: [FORM],
         body: IntrospectRequest,
         response: {

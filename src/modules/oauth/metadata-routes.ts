@@ -11,7 +11,17 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
 ) => {
   app.get(
     '/.well-known/oauth-authorization-server',
-    { schema: { tags, summary: 'Authorization server metadata (RFC 8414)' } },
+    {
+      schema: {
+        tags,
+        operationId: 'getAuthorizationServerMetadata',
+        summary: 'Authorization server metadata (RFC 8414)',
+        description:
+          "The tenant's issuer, its endpoints (authorization, token, revocation, JWKS), and the " +
+          'grants, scopes and client authentication methods it supports, for OAuth libraries ' +
+          'that discover them. No token; cacheable for 5 minutes.',
+      },
+    },
     async (request, reply) => {
       const base = request.tenant.baseUrl;
       reply.header('Cache-Control', 'public, max-age=300');
@@ -48,7 +58,16 @@ export const metadataRoutes: FastifyPluginAsync<{ tokens: TokenService }> = asyn
 
   app.get(
     '/.well-known/jwks.json',
-    { schema: { tags, summary: 'Public keys that verify this server’s tokens (JWKS)' } },
+    {
+      schema: {
+        tags,
+        operationId: 'getJwks',
+        summary: 'Public keys that verify this server’s tokens (JWKS)',
+        description:
+          'The ES256 keys, by kid, that sign the tokens still valid (a rotated key stays until ' +
+          'its last token expires). No token; cacheable for a minute.',
+      },
+    },
     async (_request, reply) => {
       reply.header('Cache-Control', 'public, max-age=60');
       return tokens.keys.jwks();

@@ -4,13 +4,14 @@
 // the token endpoint through `publicClients`; this module depends on no other module's code.
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { AppService } from './app-service.ts';
-import { appRoutes } from './app-routes.ts';
+import { appRoutes, appsTag } from './app-routes.ts';
 import { ClientAuthentication } from './client-authentication.ts';
 import { OAUTH_PRUNE_QUEUE, pruneOAuthRecords } from './oauth-pruning.ts';
 import { TokenService } from './token-service.ts';
 import { DeviceBoundVerifier, type PhysicalDeviceLookup } from './device-tokens.ts';
 import { PublicClients } from './public-clients.ts';
 import { tokenRoutes } from './token-routes.ts';
+import { oauthTag } from './token-schemas.ts';
 
 export interface OAuthServices {
   tokens: TokenService;
@@ -40,6 +41,7 @@ export function createOAuthModule(
   return {
     name: 'oauth',
     permissions: { area: 'apps' },
+    openApiTags: [oauthTag, appsTag],
     services: { tokens, apps, clients, verifier, publicClients },
     routes: async (app) => {
       await app.register(tokenRoutes, {

@@ -9,7 +9,13 @@ import type { ClientAuthentication } from './client-authentication.ts';
 import { oauthErrors } from './oauth-errors.ts';
 import type { PublicClient, PublicClients } from './public-clients.ts';
 import { clientCredentials, namesPublicClient, requireForm } from './token-request.ts';
-import { FORM, OAuthErrorBody, RevokeRequest, tags } from './token-schemas.ts';
+import {
+  CLIENT_AUTHENTICATION,
+  FORM,
+  OAuthErrorBody,
+  RevokeRequest,
+  tags,
+} from './token-schemas.ts';
 import type { TokenService } from './token-service.ts';
 
 export interface RevokeRouteOptions {
@@ -53,9 +59,14 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'revokeToken',
         summary: 'Revoke a token (RFC 7009)',
         description:
-          'The client revokes a token issued to it. Unknown or invalid tokens are answered 200 as well.',
+          'A form, the client authenticated as for POST /oauth/token: an app revokes a token ' +
+          "issued to it (another client's is 400 unauthorized_client); the console " +
+          '(client_id=console) ends the session of a refresh or access token. Unknown or ' +
+          'invalid tokens are answered 200 as well, with an empty body.',
+        security: CLIENT_AUTHENTICATION,
         consumes: [FORM],
         body: RevokeRequest,
         response: {

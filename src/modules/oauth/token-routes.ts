@@ -17,7 +17,14 @@ import { publicClientGrant } from './public-client-grant.ts';
 import type { PublicClients } from './public-clients.ts';
 import { revokeRoute } from './revocation-routes.ts';
 import { requireForm } from './token-request.ts';
-import { FORM, OAuthErrorBody, TokenRequest, TokenResponse, tags } from './token-schemas.ts';
+import {
+  CLIENT_AUTHENTICATION,
+  FORM,
+  OAuthErrorBody,
+  TokenRequest,
+  TokenResponse,
+  tags,
+} from './token-schemas.ts';
 import type { TokenService } from './token-service.ts';
 
 export interface TokenRoutesOptions {
@@ -39,9 +46,18 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instan
     {
       schema: {
         tags,
+        operationId: 'issueToken',
         summary: 'Issue an access or identity token (client credentials)',
         description:
-          'Authenticate the app with HTTP Basic (ApplicationId:ApplicationSecret) or with client_id and client_secret.',
+          'A form (application/x-www-form-urlencoded). grant_type=client_credentials: ' +
+          'authenticate the app with HTTP Basic (ApplicationId:ApplicationSecret) or with ' +
+          "client_id and client_secret, never both; scope narrows the app's scopes, " +
+          'physical_device_id asks for an identity token bound to that device. The console ' +
+          'uses authorization_code (with PKCE) and refresh_token with client_id=console. ' +
+          'Errors as RFC 6749 §5.2: 400 (invalid_request, invalid_grant, unsupported_grant_type…), ' +
+          '401 invalid_client, 429 slow_down with Retry-After after repeated failed ' +
+          'authentications. The answer is never cached (Cache-Control: no-store).',
+        security: CLIENT_AUTHENTICATION,
         consumes: [FORM],
         body: TokenRequest,
         response: {

@@ -1,7 +1,21 @@
 // Request and response schemas of the token and revocation endpoints (RFC 6749, RFC 7009).
 import { Type, type Static } from 'typebox';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 
-export const tags = ['OAuth'];
+export const oauthTag: OpenApiTag = {
+  name: 'OAuth',
+  description:
+    'The authorization server: tokens for apps (client credentials) and the console, ' +
+    'revocation, its metadata (RFC 8414) and the keys that verify its tokens. Errors use the ' +
+    "RFC 6749 body ({error, error_description}), not the API's.",
+};
+export const tags = [oauthTag.name];
+/**
+ * The token, revocation and introspection endpoints authenticate the client, not a bearer: an
+ * app by HTTP Basic (or client_id and client_secret in the form), a public client (the console)
+ * by client_id alone.
+ */
+export const CLIENT_AUTHENTICATION: Record<string, string[]>[] = [{ appCredentials: [] }, {}];
 export const FORM = 'application/x-www-form-urlencoded';
 
 export const TokenRequest = Type.Object(

@@ -4,8 +4,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Readable } from 'node:stream';
-import { ifMatch, setEtag } from '../../http/etag.ts';
+import { IF_MATCH_NOTE, IfMatchHeaders, ifMatch, setEtag } from '../../http/etag.ts';
 import { ApiError } from '../../http/errors.ts';
+import type { OpenApiTag } from '../../http/openapi-operations.ts';
 import { PagingQuery } from '../../http/paging.ts';
 import { BlobMissingError, type BlobStore } from './blob-store.ts';
 import { sendAssetContent } from './asset-content.ts';
@@ -21,7 +22,27 @@ import {
 import { ASSET_CONTENT_PATH, type AssetService } from './asset-service.ts';
 import { assetContentNotFound, assetTooLarge, invalidFileBody } from './storage-errors.ts';
 
-const tags = ['Assets'];
+export const assetsTag: OpenApiTag = {
+  name: 'Assets',
+  description:
+    'Uploaded files (images, videos, documents, import and export files) and their bytes, ' +
+    "served with no token at each asset's unguessable AssetUrl.",
+};
+const tags = [assetsTag.name];
+// What a client may send to read an asset's bytes conditionally or in part.
+const ContentRequestHeaders = Type.Object({
+  'If-None-Match': Type.Optional(
+    Type.String({ description: 'The ETag read before: 304 with no body when it still matches.' }),
+  ),
+  Range: Type.Optional(
+    Type.String({
+      description: 'bytes=… ranges (RFC 9110 §14): 206 with them, 416 when none is satisfiable.',
+    }),
+  ),
+  'If-Range': Type.Optional(
+    Type.String({ description: 'The ETag read before: Range applies only while it matches.' }),
+  ),
+});
 const BASE = '/management/storage';
 const created = { 201: Asset, 400: { $ref: 'ErrorBody#' }, 413: { $ref: 'ErrorBody#' } };
 const URL_KEY = /^[A-Za-z0-9_-]{43}$/;
@@ -57,7 +78,13 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
       bodyLimit: Math.ceil(maxBytes / 3) * 4 + 64 * 1024,
       schema: {
         tags,
+        operationId: 'uploadAsset',
         summary: 'Upload an asset as JSON with a base64 FileBody',
+        description:
+          'FileBody is the file in standard base64. Images are checked against their first ' +
+          'bytes (400 ContentDoesNotMatchMimeType); empty files are 400 EmptyAsset; 413 ' +
+          'AssetTooLarge past ASSET_MAX_BYTES. Answers 201 with the asset, its AssetUrl and its ' +
+          'Location. For large files, POST /management/storage/asset/raw streams instead.',
         body: AssetBody,
         response: created,
       },
@@ -84,11 +111,19 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
       {
         schema: {
           tags,
+          operationId: 'uploadRawAsset',
           summary: 'Upload an asset as the raw request body',
           description:
-            'The MIME type is the Content-Type header. The body is streamed to storage, ' +
-            'never held in memory; 413 past the limit (ASSET_MAX_BYTES).',
+            'The file is the body and its MIME type the Content-Type header (415 ' +
+            'MissingContentType without). The body is streamed to storage, never held in ' +
+            'memory; 413 AssetTooLarge past ASSET_MAX_BYTES. Checks as for POST ' +
+            '/management/storage/asset. Answers 201 with the asset and its Location.',
           querystring: RawUploadQuery,
+          rawBody: {
+            description: "The file, of any media type (its Content-Type is the asset's MimeType).",
+            required: true,
+            mediaTypes: ['*/*'],
+          },
           response: { ...created, 415: { $ref: 'ErrorBody#' } },
         },
       },
@@ -118,7 +153,16 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
   app.get(
     `${BASE}/asset/:id`,
     {
-      schema: { tags, summary: 'Fetch an asset', params: AssetIdParams, response: { 200: Asset } },
+      schema: {
+        tags,
+        operationId: 'getAsset',
+        summary: 'Fetch an asset',
+        description:
+          'Its file name, MIME type, size and AssetUrl (where its bytes are), with its ETag. ' +
+          '404 for an unknown id.',
+        params: AssetIdParams,
+        response: { 200: Asset },
+      },
     },
     async (request, reply) => {
       const { asset, version } = await assets.get(
@@ -136,9 +180,14 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'deleteAsset',
         summary: 'Delete an asset (409 while related, unless force=true)',
+        description:
+          '409 AssetInUse while items, brands or categories relate it, unless force=true ' +
+          `removes those relations too. Its AssetUrl stops answering. Answers 204. ${IF_MATCH_NOTE}`,
         params: AssetIdParams,
         querystring: DeleteAssetQuery,
+        headers: IfMatchHeaders,
         response: { 204: Type.Null(), 409: { $ref: 'ErrorBody#' }, 412: { $ref: 'ErrorBody#' } },
       },
     },
@@ -156,7 +205,11 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'listAssets',
         summary: 'List assets',
+        description:
+          'One page at a time: skip (default 0) and take (1 to 1000, default 20); TotalCount ' +
+          'counts them all.',
         querystring: PagingQuery,
         response: { 200: AssetList },
       },
@@ -171,6 +224,7 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
     config: { access: 'anonymous', unversioned: true },
     schema: {
       tags,
+      operationId: 'getAssetContent',
       summary: "An asset's bytes (its AssetUrl); no token",
       description:
         'ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as ' +
@@ -180,6 +234,7 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
         'same origin loads as a script (Sec-Fetch-Site: same-origin, Sec-Fetch-Dest: script or a ' +
         'worker) is 403 AssetNotScriptSource.',
       params: AssetKeyParams,
+      headers: ContentRequestHeaders,
     },
     handler: async (request, reply) => {
       const { key } = request.params;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { AssetService } from './asset-service.ts';
-import { assetRoutes } from './asset-routes.ts';
+import { assetRoutes, assetsTag } from './asset-routes.ts';
 import { BLOB_GC_QUEUE, BlobCollector } from './blob-collector.ts';
 import { DiskBlobStore, type BlobStore } from './blob-store.ts';
 import { S3BlobStore } from './s3-blob-store.ts';
@@ -26,6 +26,7 @@ export function createStorageModule(context: ModuleContext): AppModule<StorageSe
   return {
     name: 'storage',
     permissions: { area: 'storage' },
+    openApiTags: [assetsTag],
     services: { store, assets, collector },
     routes: async (app) => {
       await app.register(assetRoutes, { assets, store, maxRanges: config.assetMaxRanges });

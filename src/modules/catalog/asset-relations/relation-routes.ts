@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import {
   AddRelationQuery,
   RelatedAssetList,
@@ -15,6 +16,21 @@ import { RELATED_ENTITIES, RELATION_KINDS, type RelationService } from './relati
 
 const errors = { 404: { $ref: 'ErrorBody#' }, 409: { $ref: 'ErrorBody#' } };
 const LABEL = { items: 'an item', brands: 'a brand', categories: 'a category' } as const;
+// The operationIds' words: addItemImage, listBrandVideos, removeCategoryDocument…
+const ENTITY_NAME = { items: 'Item', brands: 'Brand', categories: 'Category' } as const;
+const KIND_NAME = { image: 'Image', video: 'Video', document: 'Document' } as const;
+const FAMILY = {
+  image: 'image/*',
+  video: 'video/*',
+  document: 'neither image/* nor video/*',
+} as const;
+
+export const relationsTag: OpenApiTag = {
+  name: 'Asset relations',
+  description:
+    'The images, videos and documents (uploaded assets) of items, brands and categories, one ' +
+    'of each kind the default.',
+};
 
 export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> = async (
   instance,
@@ -24,15 +40,20 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
   for (const entity of RELATED_ENTITIES) {
     for (const kind of RELATION_KINDS) {
       const path = `/private/catalog/${entity}/:id/${kind}`;
-      const tags = ['Asset relations'];
+      const tags = [relationsTag.name];
       const of = `${kind}s of ${LABEL[entity]}`;
+      const name = `${ENTITY_NAME[entity]}${KIND_NAME[kind]}`;
       app.post(
         path,
         {
           schema: {
             tags,
+            operationId: `add${name}`,
             summary: `Relate an asset as one of the ${of}`,
-            description: `409 unless the asset is ${kind === 'document' ? 'neither image/* nor video/*' : `${kind}/*`}.`,
+            description:
+              `The asset's MIME type must be ${FAMILY[kind]} (409 AssetTypeMismatch otherwise); 404 for an ` +
+              'unknown asset or entity; 409 when it is related already. isDefault makes it the ' +
+              'default of its kind. Answers 201 with the relation.',
             params: RelationParams,
             querystring: AddRelationQuery,
             response: { 201: Relation, ...errors },
@@ -57,7 +78,10 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
         {
           schema: {
             tags,
+            operationId: `list${name}s`,
             summary: `List the ${of}`,
+            description:
+              'Every related asset with its AssetUrl (not paged). 404 for an unknown entity.',
             params: RelationParams,
             response: { 200: RelatedAssetList, 404: { $ref: 'ErrorBody#' } },
           },
@@ -73,7 +97,11 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
         {
           schema: {
             tags,
+            operationId: `update${name}`,
             summary: `Make one of the ${of} the default, or not`,
+            description:
+              'IsDefault true makes the related asset the default of its kind (the previous ' +
+              'default stops being one). 404 when the asset is not related. Answers the relation.',
             params: RelationParams,
             body: RelationBody,
             response: { 200: Relation, ...errors },
@@ -94,7 +122,9 @@ export const relationRoutes: FastifyPluginAsync<{ relations: RelationService }> 
         {
           schema: {
             tags,
+            operationId: `remove${name}`,
             summary: `Remove an asset from the ${of} (the asset stays)`,
+            description: 'Answers 204; 404 when the asset is not related.',
             params: RelationParams,
             querystring: RemoveRelationQuery,
             response: { 204: Type.Null(), 404: { $ref: 'ErrorBody#' } },

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { registerCrudRoutes } from '../../../http/crud-routes.ts';
 import { versionTag } from '../../../http/etag.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams } from '../common-schemas.ts';
 import {
   AttributeType,
@@ -14,7 +15,12 @@ import {
 } from './attribute-schemas.ts';
 import type { AttributeService } from './attribute-service.ts';
 
-const tags = ['Dynamic attribute types'];
+export const attributeTypesTag: OpenApiTag = {
+  name: 'Dynamic attribute types',
+  description:
+    'The kinds of dynamic attribute items can have (colour, size…), each with the values items use.',
+};
+const tags = [attributeTypesTag.name];
 const base = '/private/catalog/dynamicattributetypes';
 
 export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService }> = async (
@@ -23,29 +29,39 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
 ) => {
   registerCrudRoutes(instance, {
     tags,
+    name: { one: 'DynamicAttributeType', many: 'DynamicAttributeTypes' },
     path: base,
     params: IdParams,
     resource: AttributeType,
     etagOf: versionTag,
     service: attributes,
-    create: { summary: 'Create a dynamic attribute type', body: AttributeTypeBody, errors: [409] },
+    create: {
+      summary: 'Create a dynamic attribute type',
+      description: 'Descriptions are unique within the tenant (409 DuplicateAttributeType).',
+      body: AttributeTypeBody,
+      errors: [409],
+    },
     get: { summary: 'Fetch a dynamic attribute type' },
     put: {
       summary: 'Update a dynamic attribute type',
-      description: 'Honours If-Match (412 when the type changed).',
+      description:
+        'Descriptions are unique within the tenant (409 DuplicateAttributeType); the items ' +
+        'showing the type change their ETag.',
       body: AttributeTypeBody,
-      errors: [409, 412],
+      errors: [409],
     },
     patch: {
       summary: 'Partially update a dynamic attribute type',
-      description: 'Honours If-Match (412 when the type changed).',
+      description:
+        'Descriptions are unique within the tenant (409 DuplicateAttributeType); the items ' +
+        'showing the type change their ETag.',
       body: AttributeTypePatch,
-      errors: [409, 412],
+      errors: [409],
     },
     delete: {
       summary: 'Delete a dynamic attribute type (409 while items use it)',
-      description: 'Honours If-Match (412 when the type changed).',
-      errors: [409, 412],
+      description: '409 AttributeTypeInUse while an item has a value of the type.',
+      errors: [409],
     },
     list: { summary: 'List dynamic attribute types', response: AttributeTypeList },
   });
@@ -55,7 +71,10 @@ export const attributeRoutes: FastifyPluginAsync<{ attributes: AttributeService 
     {
       schema: {
         tags,
+        operationId: 'listDynamicAttributeValuesInUse',
         summary: 'The values of this type that items use',
+        description:
+          'Each value once, whatever the number of items with it. 404 for an unknown type.',
         params: IdParams,
         response: { 200: Type.Array(DynamicAttribute) },
       },

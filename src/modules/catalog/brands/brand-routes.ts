@@ -3,11 +3,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { registerCrudRoutes } from '../../../http/crud-routes.ts';
 import { versionTag } from '../../../http/etag.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams } from '../common-schemas.ts';
 import { Brand, BrandBody, BrandList, BrandListQuery } from './brand-schemas.ts';
 import type { BrandService } from './brand-service.ts';
 
-const tags = ['Brands'];
+export const brandsTag: OpenApiTag = {
+  name: 'Brands',
+  description: 'Brands items belong to, with names unique within the tenant.',
+};
+const tags = [brandsTag.name];
 
 export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
   instance,
@@ -15,23 +20,29 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
 ) => {
   registerCrudRoutes(instance, {
     tags,
+    name: { one: 'Brand', many: 'Brands' },
     path: '/private/catalog/brand',
     params: IdParams,
     resource: Brand,
     etagOf: versionTag,
     service: brands,
-    create: { summary: 'Create a brand', body: BrandBody, errors: [409] },
+    create: {
+      summary: 'Create a brand',
+      description: 'Names are unique within the tenant (409 DuplicateBrandName).',
+      body: BrandBody,
+      errors: [409],
+    },
     get: { summary: 'Fetch a brand' },
     put: {
       summary: 'Update a brand',
-      description: 'Honours If-Match (412 when the brand changed).',
+      description: 'Names are unique within the tenant (409 DuplicateBrandName).',
       body: BrandBody,
-      errors: [409, 412],
+      errors: [409],
     },
     delete: {
       summary: 'Delete a brand (409 while items use it)',
-      description: 'Honours If-Match (412 when the brand changed).',
-      errors: [409, 412],
+      description: '409 BrandInUse while items have the brand.',
+      errors: [409],
     },
   });
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -40,9 +51,14 @@ export const brandRoutes: FastifyPluginAsync<{ brands: BrandService }> = async (
     {
       schema: {
         tags,
+        operationId: 'listBrands',
         summary:
           'List brands, or the distinct brands of the items in a category and its subcategories',
-        description: 'With categoryId: 400 when the category does not exist.',
+        description:
+          'One page at a time: skip (default 0) and take (1 to 1000, default 20); TotalCount ' +
+          'counts them all. With categoryId, only the brands of the items in that category and ' +
+          'its subcategories: 400 UnknownCategory when the category does not exist, an empty ' +
+          'page when it has no branded items.',
         querystring: BrandListQuery,
         response: { 200: BrandList },
       },

@@ -9,11 +9,14 @@ export const BrandBody = Type.Object(
     ),
     Name: ShortText(),
   },
-  { additionalProperties: false, title: 'BrandRequest' },
+  { additionalProperties: false, title: 'BrandRequest', examples: [{ Name: 'Acme Audio' }] },
 );
 export type BrandBody = Static<typeof BrandBody>;
 
-export const Brand = Type.Object({ Id: Type.Integer(), Name: Type.String() }, { title: 'Brand' });
+export const Brand = Type.Object(
+  { Id: Type.Integer(), Name: Type.String() },
+  { title: 'Brand', examples: [{ Id: 1, Name: 'Acme Audio' }] },
+);
 export type Brand = Static<typeof Brand>;
 export const BrandList = PagedResult(Brand, 'BrandList');
 

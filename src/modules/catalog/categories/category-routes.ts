@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
 import { registerCrudRoutes } from '../../../http/crud-routes.ts';
 import { versionTag } from '../../../http/etag.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams, MetadataPair } from '../common-schemas.ts';
 import {
   Category,
@@ -17,7 +18,12 @@ import {
 } from './category-schemas.ts';
 import type { CategoryService } from './category-service.ts';
 
-const tags = ['Categories'];
+export const categoriesTag: OpenApiTag = {
+  name: 'Categories',
+  description:
+    "The category tree (a category has at most one parent) and each category's metadata keys.",
+};
+const tags = [categoriesTag.name];
 
 export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }> = async (
   instance,
@@ -25,36 +31,53 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
 ) => {
   registerCrudRoutes(instance, {
     tags,
+    name: { one: 'Category', many: 'Categories' },
     path: '/private/catalog/category',
     params: IdParams,
     resource: Category,
     etagOf: versionTag,
     service: categories,
-    create: { summary: 'Create a category', body: CategoryBody },
+    create: {
+      summary: 'Create a category',
+      description: 'A ParentCategoryId that does not exist is 400.',
+      body: CategoryBody,
+    },
     get: { summary: 'Fetch a category with its metadata' },
     put: {
       summary: 'Update a category',
       description:
-        '409 when the new parent is the category or one of its subcategories. Honours If-Match (412).',
+        'A parent that does not exist is 400; 409 CategoryCycle when the new parent is the ' +
+        'category or one of its subcategories.',
       body: CategoryBody,
-      errors: [409, 412],
+      errors: [409],
     },
     patch: {
       summary: 'Partially update a category',
-      description: 'Honours If-Match (412).',
+      description:
+        'A parent that does not exist is 400; 409 CategoryCycle when the new parent is the ' +
+        'category or one of its subcategories.',
       body: CategoryPatch,
-      errors: [409, 412],
+      errors: [409],
     },
     delete: {
       summary: 'Remove a category (409 while it has items or subcategories)',
-      description: 'Honours If-Match (412).',
-      errors: [409, 412],
+      description: '409 CategoryHasChildren or CategoryHasItems.',
+      errors: [409],
     },
   });
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/private/catalog/categories',
-    { schema: { tags, summary: 'The full category tree', response: { 200: CategoryTree } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getCategoryTree',
+        summary: 'The full category tree',
+        description:
+          'Every category of the tenant at once, nested under its parent, ordered by Id (not paged).',
+        response: { 200: CategoryTree },
+      },
+    },
     async (request) => categories.tree(request.tenant.id),
   );
 
@@ -63,7 +86,9 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
     {
       schema: {
         tags,
+        operationId: 'listCategoryMetadata',
         summary: "A category's metadata",
+        description: 'Its key and value pairs. 404 for an unknown category.',
         querystring: CategoryMetadataQuery,
         response: { 200: Type.Array(MetadataPair) },
       },
@@ -75,7 +100,11 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
     {
       schema: {
         tags,
+        operationId: 'addCategoryMetadata',
         summary: 'Add a metadata key to a category (409 when the key exists)',
+        description:
+          '409 DuplicateMetadataKey when the category has the key; an unknown CategoryId is 400. ' +
+          "Answers 201 with the pair. The category's ETag changes.",
         body: CategoryMetadataBody,
         response: { 201: CategoryMetadataBody, ...errorResponses(409) },
       },
@@ -94,7 +123,9 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
     {
       schema: {
         tags,
+        operationId: 'updateCategoryMetadata',
         summary: "Change a metadata key's value (404 when the key does not exist)",
+        description: "Answers the pair; an unknown CategoryId is 400. The category's ETag changes.",
         body: CategoryMetadataBody,
         response: { 200: CategoryMetadataBody },
       },
@@ -106,7 +137,9 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
     {
       schema: {
         tags,
+        operationId: 'deleteCategoryMetadata',
         summary: 'Remove one metadata key, or all of them without metadataKey',
+        description: "Answers 204. The category's ETag changes.",
         querystring: CategoryMetadataDeleteQuery,
         response: { 204: Type.Null() },
       },

@@ -40,7 +40,21 @@ export const Category = Type.Object(
     SubCategoryCount: Type.Integer(),
     CategoryMetadata: Type.Array(MetadataPair),
   },
-  { title: 'Category' },
+  {
+    title: 'Category',
+    examples: [
+      {
+        Id: 2,
+        Name: 'Headphones',
+        ShortDescription: 'Over-ear and in-ear headphones',
+        LongDescription: null,
+        ParentCategoryId: 1,
+        ParentCategoryName: 'Audio',
+        SubCategoryCount: 0,
+        CategoryMetadata: [{ Key: 'season', Value: 'all-year' }],
+      },
+    ],
+  },
 );
 export type Category = Static<typeof Category>;
 

@@ -2,10 +2,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParams } from '../common-schemas.ts';
+import { importExportTag } from '../imports/import-routes.ts';
 import { ExportBody, ExportJob } from './export-schemas.ts';
 import { EXPORTS_PATH, type ExportService } from './export-service.ts';
 
-const tags = ['Catalog import and export'];
+const tags = [importExportTag.name];
 
 export interface ExportRoutesOptions {
   exports: ExportService;
@@ -21,6 +22,7 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'startExport',
         summary: 'Start a catalog export (JSONL or CSV)',
         description:
           'Writes the matching items (the whole catalog without filters) to a file in the import layout, stored as an asset. 202 with the job; follow it at Location until Succeeded, then read AssetUrl.',
@@ -38,7 +40,11 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'getExport',
         summary: "An export's state and, once done, its file",
+        description:
+          'Poll it until State is Succeeded (AssetUrl is then the file, to download with no ' +
+          'token) or Failed (Error says why). 404 for an unknown export.',
         params: IdParams,
         response: { 200: ExportJob },
       },

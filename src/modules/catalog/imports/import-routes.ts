@@ -5,13 +5,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../../http/error-body.ts';
 import { ApiError, badRequest } from '../../../http/errors.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams } from '../common-schemas.ts';
 import { ImportJob, ImportQuery } from './import-schemas.ts';
 import { IMPORT_MIME_TYPES } from './import-formats.ts';
 import { IMPORTS_PATH } from './import-jobs.ts';
 import type { ImportService } from './import-service.ts';
 
-const tags = ['Catalog import and export'];
+export const importExportTag: OpenApiTag = {
+  name: 'Catalog import and export',
+  description:
+    'Items in bulk: imports of JSONL or CSV files and exports to them, each a job to follow ' +
+    'until it ends (docs/api.md, "Catalog import and export").',
+};
+const tags = [importExportTag.name];
 
 export interface ImportRoutesOptions {
   imports: ImportService;
@@ -30,12 +37,20 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
       {
         schema: {
           tags,
+          operationId: 'startImport',
           summary: 'Start a catalog import (JSONL or CSV)',
           description:
-            'The file is the request body (Content-Type application/x-ndjson or text/csv), or ' +
-            'an uploaded asset named by assetId (no body). 202 with the job; follow it at ' +
-            'Location. Record layout, error policies and limits: docs/api.md, "Catalog import and export".',
+            'The file is the request body (JSONL as application/x-ndjson or application/jsonl, ' +
+            'or text/csv), or an uploaded asset named by assetId (no body). 202 with the job; ' +
+            'follow it at Location. 415 MissingImportFile without a file, 400 ' +
+            'AmbiguousImportSource with both, 413 past IMPORT_MAX_BYTES. Record layout, error ' +
+            'policies and limits: docs/api.md, "Catalog import and export".',
           querystring: ImportQuery,
+          rawBody: {
+            description: 'The file: one JSON object a line (JSONL), or CSV with a header row.',
+            required: false,
+            mediaTypes: IMPORT_MIME_TYPES,
+          },
           response: { 202: ImportJob, ...errorResponses(413, 415) },
         },
       },
@@ -75,7 +90,11 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'getImport',
         summary: "An import's state and progress",
+        description:
+          'Poll it until State is Succeeded, Failed or Cancelled; RowsRead, RowsWritten, ' +
+          'RowsFailed and Percentage tell the progress, ResultsUrl where the per-row results are.',
         params: IdParams,
         response: { 200: ImportJob },
       },
@@ -88,6 +107,7 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'getImportResults',
         summary: "An import's per-row results (JSONL)",
         description:
           'One line per record settled so far, in file order: {"Line","Status":"Written","ItemId"} or ' +
@@ -115,6 +135,7 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'cancelImport',
         summary: 'Cancel an import',
         description:
           'Stops a Queued or Running import before its next chunk commits; the records written so far stay. 409 once it has ended.',

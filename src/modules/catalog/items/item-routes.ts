@@ -3,8 +3,14 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
-import { ifMatchVersion, setVersionEtag } from '../../../http/etag.ts';
+import {
+  IF_MATCH_NOTE,
+  IfMatchHeaders,
+  ifMatchVersion,
+  setVersionEtag,
+} from '../../../http/etag.ts';
 import { sendJsonText } from '../../../http/json-text.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { PagingQuery } from '../../../http/paging.ts';
 import { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { catalogErrors } from '../catalog-errors.ts';
@@ -22,7 +28,14 @@ import {
 import type { ItemJson, ItemService } from './item-service.ts';
 import type { VariantService } from './variant-service.ts';
 
-const tags = ['Items'];
+export const itemsTag: OpenApiTag = {
+  name: 'Items',
+  description:
+    "The catalog's items with their prices, dynamic attributes and tags; variant groups; the " +
+    'simple and the full-text search. Items answer an ETag (their row version) and every write ' +
+    'honours If-Match.',
+};
+const tags = [itemsTag.name];
 function sendItem(reply: FastifyReply, { json, version }: ItemJson): FastifyReply {
   setVersionEtag(reply, version);
   return sendJsonText(reply, json);
@@ -47,14 +60,21 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     tags,
     summary: 'Update an item (full)',
     description:
-      'Fields left out are cleared; Prices, DynamicAttributes, Tags and DefaultItemId change only when sent. Honours If-Match.',
+      'Fields left out are cleared; Prices, DynamicAttributes, Tags and DefaultItemId change ' +
+      'only when sent, and read-only fields (LikeCount, DateAdded…) are ignored, so a fetched ' +
+      'item can be sent back. 409 DuplicateSku. Answers the item with its new ETag. ' +
+      IF_MATCH_NOTE,
+    headers: IfMatchHeaders,
     body: ItemBody,
     response: { 200: Item, ...errorResponses(409, 412) },
   };
   const patch = {
     tags,
     summary: 'Partially update an item',
-    description: 'Only the fields sent change; null clears a nullable field. Honours If-Match.',
+    description:
+      'Only the fields sent change; null clears a nullable field. 409 DuplicateSku. Answers the ' +
+      `item with its new ETag. ${IF_MATCH_NOTE}`,
+    headers: IfMatchHeaders,
     body: ItemPatch,
     response: { 200: Item, ...errorResponses(409, 412) },
   };
@@ -64,7 +84,12 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'createItem',
         summary: 'Create an item',
+        description:
+          'Title is required; SKU is unique within the tenant (409 DuplicateSku). Prices, ' +
+          'DynamicAttributes and Tags may come along; DefaultItemId puts it in a variant group. ' +
+          'Answers 201 with the item, its ETag and its Location.',
         body: ItemBody,
         response: { 201: Item, ...errorResponses(409) },
       },
@@ -77,7 +102,18 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
   );
   app.get(
     '/private/catalog/item/:id',
-    { schema: { tags, summary: 'Fetch an item', params: IdParams, response: { 200: Item } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getItem',
+        summary: 'Fetch an item',
+        description:
+          'The item with its prices, dynamic attributes and tags, and its ETag (send it as ' +
+          'If-Match to make a later change conditional). 404 for an unknown id.',
+        params: IdParams,
+        response: { 200: Item },
+      },
+    },
     async (request, reply) =>
       sendItem(reply, await items.get(request.tenant.id, request.params.id)),
   );
@@ -85,19 +121,25 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
   for (const partial of [false, true]) {
     const schema = partial ? patch : put;
     const method = partial ? 'PATCH' : 'PUT';
+    const verb = partial ? 'patchItem' : 'updateItem';
     const update = (request: FastifyRequest, body: ItemPatch, id: number) =>
       items.update(request.tenant.id, id, body, partial, ifMatchVersion(request));
     app.route({
       method,
       url: '/private/catalog/item/:id',
-      schema: { ...schema, params: IdParams },
+      schema: { ...schema, operationId: verb, params: IdParams },
       handler: async (request, reply) =>
         sendItem(reply, await update(request, request.body, request.params.id)),
     });
     app.route({
       method,
       url: '/private/catalog/item',
-      schema: { ...schema, summary: `${schema.summary}, Id in the body` },
+      schema: {
+        ...schema,
+        operationId: `${verb}ByBodyId`,
+        summary: `${schema.summary}, Id in the body`,
+        description: `The item is the one whose Id the body gives (400 IdRequired without it). ${schema.description}`,
+      },
       handler: async (request, reply) =>
         sendItem(reply, await update(request, request.body, bodyId(request.body))),
     });
@@ -107,9 +149,11 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'deleteItem',
         summary: 'Delete an item',
-        description: 'Variants of a deleted default item become stand-alone. Honours If-Match.',
+        description: `Variants of a deleted default item become stand-alone. Answers 204. ${IF_MATCH_NOTE}`,
         params: IdParams,
+        headers: IfMatchHeaders,
         response: { 204: Type.Null(), ...errorResponses(412) },
       },
     },
@@ -123,7 +167,12 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'listItems',
         summary: 'List items',
+        description:
+          'Every item, active and passive, in Id order, one page at a time: skip (default 0) and ' +
+          'take (1 to 1000, default 20); TotalCount counts them all. To filter, use ' +
+          'GET /private/catalog/items/search or the search POST /private/catalog/items.',
         querystring: PagingQuery,
         response: { 200: ItemList },
       },
@@ -136,9 +185,13 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'groupVariants',
         summary: 'Group stand-alone items as variants of this default item',
         description:
-          '404 when an item does not exist; 409 when an item is in another group (use move) or is this default item a variant.',
+          'The body lists the item ids to make variants of item {id}, which becomes the default ' +
+          'item. 404 when an item does not exist; 409 AlreadyGrouped when an item is in another ' +
+          'group (use move), NotADefaultItem when {id} is itself a variant, IsDefaultItem when an ' +
+          'item is the default of its own group. Answers the group.',
         params: IdParams,
         body: ItemIdList,
         response: { 200: VariantGroup, ...errorResponses(409) },
@@ -151,7 +204,12 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'moveVariants',
         summary: 'Move variants from their groups into this default item’s group',
+        description:
+          'The body lists variants of other groups; they join the group of item {id}. 409 ' +
+          'NotAVariant for an item in no group. A group left without variants dissolves. ' +
+          'Answers the group.',
         params: IdParams,
         body: ItemIdList,
         response: { 200: VariantGroup, ...errorResponses(409) },
@@ -164,7 +222,11 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'ungroupVariants',
         summary: 'Dissolve the variant group of a default item (409 unless it is one)',
+        description:
+          'Every item of the group, the default item too, becomes stand-alone. 409 ' +
+          'NotADefaultItem unless {id} is a default item. Answers 204.',
         params: IdParams,
         response: { 204: Type.Null(), ...errorResponses(409) },
       },
@@ -180,7 +242,9 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'listItemPrices',
         summary: "An item's prices",
+        description: "One price per price type, with the type's symbol. 404 for an unknown item.",
         params: IdParams,
         response: { 200: Type.Array(Price) },
       },
@@ -192,7 +256,12 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'replaceItemPrices',
         summary: "Replace an item's prices",
+        description:
+          'The body is the complete list: at most one price per PriceTypeId (or its synonym ' +
+          'CurrencyId), which must exist (400); DiscountPrice at most NormalPrice. Answers the ' +
+          'prices now stored.',
         params: IdParams,
         body: PriceInputs,
         response: { 200: Type.Array(Price) },
@@ -205,7 +274,9 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'listItemDynamicAttributes',
         summary: "An item's dynamic attributes",
+        description: 'At most one value per attribute type. 404 for an unknown item.',
         params: IdParams,
         response: { 200: Type.Array(DynamicAttribute) },
       },
@@ -217,8 +288,12 @@ export const itemRoutes: FastifyPluginAsync<ItemRoutesOptions> = async (
     {
       schema: {
         tags,
+        operationId: 'replaceItemDynamicAttributes',
         summary: "Replace an item's dynamic attributes",
-        description: 'A value given by text is created when the type does not have it yet.',
+        description:
+          'The body is the complete list, at most one value per type. A value given by text is ' +
+          'created when the type does not have it yet; one given by TypeValueId must belong to ' +
+          'its type (400). Answers the attributes now stored.',
         params: IdParams,
         body: Type.Array(DynamicAttributeInput, { maxItems: 1000 }),
         response: { 200: Type.Array(DynamicAttribute) },

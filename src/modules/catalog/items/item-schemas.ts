@@ -69,6 +69,10 @@ const TagReference = Type.Object(
   { additionalProperties: false },
 );
 
+/** The same in the item's answers and bodies, so that a fetched item types as a body. */
+const ItemStatusId = () =>
+  Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 Active (default), 2 Passive.' });
+
 const readOnly = (description = 'Ignored (read-only).') =>
   Type.Optional(Type.Unknown({ description }));
 
@@ -84,11 +88,7 @@ const itemFields = {
   Model: Type.Optional(Nullable(ShortText())),
   ShortDescription: Type.Optional(Nullable(LongText())),
   LongDescription: Type.Optional(Nullable(LongText())),
-  ItemStatusId: Type.Optional(
-    Type.Union([Type.Literal(1), Type.Literal(2)], {
-      description: '1 Active (default), 2 Passive.',
-    }),
-  ),
+  ItemStatusId: Type.Optional(ItemStatusId()),
   CategoryId: Type.Optional(Nullable(Id())),
   BrandId: Type.Optional(Nullable(Id())),
   DefaultItemId: Type.Optional(
@@ -127,6 +127,23 @@ const itemFields = {
 export const ItemBody = Type.Object(itemFields, {
   additionalProperties: false,
   title: 'ItemRequest',
+  examples: [
+    {
+      Title: 'Studio headphones H-100',
+      SKU: 'H-100-BLK',
+      Name: 'H-100',
+      Model: 'H-100',
+      ShortDescription: 'Closed-back studio headphones',
+      CategoryId: 1,
+      BrandId: 1,
+      InStock: true,
+      Rating: 4.5,
+      PublicWebLink: 'https://shop.example.com/h-100',
+      Prices: [{ PriceTypeId: 1, NormalPrice: 129.9, DiscountPrice: 99.9 }],
+      DynamicAttributes: [{ TypeId: 1, Value: 'Black' }],
+      Tags: [{ Id: 1 }],
+    },
+  ],
 });
 export type ItemBody = Static<typeof ItemBody>;
 
@@ -154,9 +171,7 @@ export const Item = Type.Object(
     Model: nullableString,
     ShortDescription: nullableString,
     LongDescription: nullableString,
-    // An enum rather than the request's union of literals: the same `1 | 2` for generated clients
-    // (a fetched item sent back type-checks), and a plain integer for the response serializer.
-    ItemStatusId: Type.Integer({ enum: [1, 2], description: '1 Active, 2 Passive.' }),
+    ItemStatusId: ItemStatusId(),
     CategoryId: nullableInteger,
     BrandId: nullableInteger,
     DefaultItemId: nullableInteger,
@@ -170,7 +185,44 @@ export const Item = Type.Object(
     DateAdded: Type.String({ format: 'date-time' }),
     DateModified: Type.String({ format: 'date-time' }),
   },
-  { title: 'Item' },
+  {
+    title: 'Item',
+    examples: [
+      {
+        Id: 1,
+        SKU: 'H-100-BLK',
+        RFID: null,
+        UUID: null,
+        Name: 'H-100',
+        Title: 'Studio headphones H-100',
+        Model: 'H-100',
+        ShortDescription: 'Closed-back studio headphones',
+        LongDescription: null,
+        ItemStatusId: 1,
+        CategoryId: 1,
+        BrandId: 1,
+        DefaultItemId: null,
+        InStock: true,
+        PublicWebLink: 'https://shop.example.com/h-100',
+        Rating: 4.5,
+        LikeCount: 0,
+        Prices: [
+          {
+            PriceId: 1,
+            ItemId: 1,
+            NormalPrice: 129.9,
+            DiscountPrice: 99.9,
+            PriceTypeId: 1,
+            PriceTypeSymbol: 'EUR',
+          },
+        ],
+        DynamicAttributes: [{ TypeId: 1, TypeValueId: 1, Value: 'Black', TypeName: 'Colour' }],
+        Tags: [{ Id: 1, Name: 'bestseller', Description: 'Top 100 of the month' }],
+        DateAdded: '2025-06-10T08:30:00.000Z',
+        DateModified: '2025-06-10T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type Item = Static<typeof Item>;
 export const ItemList = PagedResult(Item, 'ItemList');

@@ -2,11 +2,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { registerCrudRoutes } from '../../../http/crud-routes.ts';
 import { versionTag } from '../../../http/etag.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams } from '../common-schemas.ts';
 import { PriceType, PriceTypeBody, PriceTypeList } from './price-type-schemas.ts';
 import type { PriceTypeService } from './price-type-service.ts';
 
-const tags = ['Price types'];
+export const priceTypesTag: OpenApiTag = {
+  name: 'Price types',
+  description: 'The currencies or price lists an item has one price each in.',
+};
+const tags = [priceTypesTag.name];
 
 export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService }> = async (
   instance,
@@ -14,6 +19,7 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
 ) => {
   registerCrudRoutes(instance, {
     tags,
+    name: { one: 'PriceType', many: 'PriceTypes' },
     path: '/private/catalog/pricetype',
     params: IdParams,
     resource: PriceType,
@@ -23,14 +29,13 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
     get: { summary: 'Fetch a price type' },
     put: {
       summary: 'Update a price type',
-      description: 'Honours If-Match (412 when the price type changed).',
+      description: 'The items with a price of the type change their ETag when its symbol changes.',
       body: PriceTypeBody,
-      errors: [412],
     },
     delete: {
       summary: 'Delete a price type (409 while prices use it)',
-      description: 'Honours If-Match (412 when the price type changed).',
-      errors: [409, 412],
+      description: '409 while an item has a price of the type.',
+      errors: [409],
     },
     list: {
       path: '/private/catalog/pricetypes',

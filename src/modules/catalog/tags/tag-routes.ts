@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
 import { registerCrudRoutes } from '../../../http/crud-routes.ts';
 import { versionTag } from '../../../http/etag.ts';
+import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams } from '../common-schemas.ts';
 import {
   ItemTagMapping,
@@ -17,7 +18,11 @@ import {
 } from './tag-schemas.ts';
 import type { TagService } from './tag-service.ts';
 
-const tags = ['Tags'];
+export const tagsTag: OpenApiTag = {
+  name: 'Tags',
+  description: 'Free labels on items, and which item carries which tag.',
+};
+const tags = [tagsTag.name];
 
 export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
   instance,
@@ -25,23 +30,31 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
 ) => {
   registerCrudRoutes(instance, {
     tags,
+    name: { one: 'Tag', many: 'Tags' },
     path: '/private/catalog/tag',
     params: IdParams,
     resource: Tag,
     etagOf: versionTag,
     service: tagService,
-    create: { summary: 'Create a tag', body: TagBody, errors: [409] },
+    create: {
+      summary: 'Create a tag',
+      description: 'Names are unique within the tenant (409 DuplicateTagName).',
+      body: TagBody,
+      errors: [409],
+    },
     get: { summary: 'Fetch a tag' },
     put: {
       summary: 'Update a tag',
-      description: 'Honours If-Match (412 when the tag changed).',
+      description:
+        'Names are unique within the tenant (409 DuplicateTagName); the items carrying the tag ' +
+        'change their ETag.',
       body: TagBody,
-      errors: [409, 412],
+      errors: [409],
     },
     delete: {
       summary: 'Delete a tag (409 while items carry it)',
-      description: 'Honours If-Match (412 when the tag changed).',
-      errors: [409, 412],
+      description: '409 TagInUse while the tag is mapped to an item.',
+      errors: [409],
     },
     list: { path: '/private/catalog/tags', summary: 'List tags', response: TagList },
   });
@@ -51,8 +64,11 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
     {
       schema: {
         tags,
+        operationId: 'createItemTagMapping',
         summary: 'Map a tag to an item',
-        description: '404 for an unknown item or tag; 409 when the mapping exists.',
+        description:
+          'Answers 201 with the mapping. 404 for an unknown item or tag; 409 when the mapping ' +
+          "exists. The item's ETag changes.",
         body: ItemTagMapping,
         response: { 201: ItemTagMapping, ...errorResponses(409) },
       },
@@ -68,7 +84,11 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
     {
       schema: {
         tags,
+        operationId: 'listItemTagMappings',
         summary: 'Mappings of one item (itemId) or one tag (tagId), a page at a time',
+        description:
+          'Exactly one of itemId and tagId (400 otherwise). One page at a time: skip (default 0) ' +
+          'and take (1 to 1000, default 20); TotalCount counts them all.',
         querystring: ItemTagMappingQuery,
         response: { 200: ItemTagMappingList },
       },
@@ -83,7 +103,10 @@ export const tagRoutes: FastifyPluginAsync<{ tagService: TagService }> = async (
     {
       schema: {
         tags,
+        operationId: 'deleteItemTagMapping',
         summary: 'Remove a tag from an item',
+        description:
+          "Answers 204; 404 when the item does not carry the tag. The item's ETag changes.",
         querystring: ItemTagMappingKey,
         response: { 204: Type.Null() },
       },
