@@ -13,6 +13,7 @@ import { registerErrorHandling, sendFrameworkError } from './http/error-handler.
 import { registerHealth } from './http/health.ts';
 import { normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
+import { registerJsonBodies } from './http/json-body.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
 import { IdempotencyStore } from './http/idempotency-store.ts';
 import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
@@ -353,6 +354,7 @@ export async function buildApp(
   await registerAppRateLimit(app, config);
   // Bodies are JSON (the token endpoint adds its form parser); anything else is 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodies(app);
   registerValidation(app);
   registerRouteAccess(app);
   registerErrorHandling(app);

@@ -30,7 +30,7 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
   FST_ERR_CTP_EMPTY_JSON_BODY: {
     status: 400,
     code: 'EmptyBody',
-    message: 'The request body is empty but declared as JSON.',
+    message: 'The request has no body; this operation takes a JSON body.',
   },
   FST_ERR_CTP_INVALID_JSON_BODY: {
     status: 400,
@@ -38,6 +38,8 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message: str
     message: 'The request body is not valid JSON.',
   },
 };
+
+const EMPTY_BODY = FASTIFY_CODES.FST_ERR_CTP_EMPTY_JSON_BODY!;
 
 /** What a 503 for an unreachable database asks the client to wait (the pool reconnects by then). */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -135,7 +137,11 @@ export function sendFrameworkError(
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
+    // No body at all, with or without a JSON content type (json-body.ts), is one error.
+    const apiError =
+      error.validationContext === 'body' && request.body === undefined
+        ? new ApiError(EMPTY_BODY.status, EMPTY_BODY.code, EMPTY_BODY.message)
+        : toApiError(error);
     // A failed query is logged by its SQLSTATE and message only: the driver's error and Drizzle's
     // wrapper both carry the query's parameters, which may hold secrets.
     if (apiError.statusCode >= 500) {

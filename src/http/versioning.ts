@@ -1,5 +1,8 @@
-// Accept-header versioning (contract §2): application/vnd.{vendor}.api-v4-0 (or v4_0),
-// optionally with other media ranges. Missing, */* or application/json means the latest.
+// Accept-header versioning (contract §2): application/vnd.{vendor}.api-v4-0 (or v4_0) selects a
+// version; missing, */*, application/* or application/json means the latest. The header is read
+// as RFC 9110 §12.5.1 has it: a list of media ranges with weights, where q=0 refuses, the most
+// specific range naming a version decides its weight, and 406 only when nothing listed is
+// acceptable (so `application/vnd.xomni.api-v3_1, */*` gets the latest).
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.ts';
 import { routeAccess } from './route-access.ts';
@@ -8,7 +11,75 @@ export const SUPPORTED_VERSIONS = ['4.0'] as const;
 export const LATEST_VERSION = '4.0';
 
 const VENDOR_MEDIA_TYPE = /^application\/vnd\.[a-z0-9][a-z0-9.+-]*?\.api-v(\d+)[-_](\d+)$/i;
-const GENERIC_MEDIA_TYPES = new Set(['*/*', 'application/*', 'application/json']);
+const WEIGHT = /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/i;
+
+/** How closely a range names a version: the vendor type itself, then ever broader ranges. */
+const ANY = 1; // */*
+const APPLICATION = 2; // application/*
+const JSON_TYPE = 3; // application/json: the latest version
+const VENDOR = 4; // application/vnd.{vendor}.api-v{M}-{m}
+type Specificity = typeof ANY | typeof APPLICATION | typeof JSON_TYPE | typeof VENDOR;
+
+interface MediaRange {
+  weight: number;
+  /** The version a vendor type names. */
+  version?: string;
+  specificity?: Specificity;
+}
+
+function parseRange(part: string): MediaRange | undefined {
+  const [type = '', ...parameters] = part.split(';').map((p) => p.trim());
+  const range = type.toLowerCase();
+  if (!/^[^/\s]+\/[^/\s]+$/.test(range)) return undefined;
+  let weight = 1;
+  for (const parameter of parameters) {
+    if (!/^q\s*=/i.test(parameter)) continue;
+    // A weight RFC 9110 §12.4.2 does not allow makes the whole range unreadable: it is skipped.
+    const match = WEIGHT.exec(parameter.replace(/\s+/g, ''));
+    if (!match) return undefined;
+    weight = Number(match[1]);
+  }
+  const vendor = VENDOR_MEDIA_TYPE.exec(range);
+  if (vendor)
+    return { weight, version: `${Number(vendor[1])}.${Number(vendor[2])}`, specificity: VENDOR };
+  const specificity =
+    range === '*/*'
+      ? ANY
+      : range === 'application/*'
+        ? APPLICATION
+        : range === 'application/json'
+          ? JSON_TYPE
+          : undefined;
+  return { weight, ...(specificity === undefined ? {} : { specificity }) };
+}
+
+/** Whether a range names this version, and how closely. */
+function specificityFor(range: MediaRange, version: string): Specificity | undefined {
+  if (range.specificity === VENDOR) return range.version === version ? VENDOR : undefined;
+  if (range.specificity === JSON_TYPE) return version === LATEST_VERSION ? JSON_TYPE : undefined;
+  return range.specificity;
+}
+
+/** The weight the client gives a version: that of the most specific range naming it (0: none). */
+function weightOf(ranges: MediaRange[], version: string): number {
+  let best: Specificity | undefined;
+  let weight = 0;
+  for (const range of ranges) {
+    const specificity = specificityFor(range, version);
+    if (specificity === undefined) continue;
+    if (best === undefined || specificity > best) {
+      best = specificity;
+      weight = range.weight;
+    } else if (specificity === best) weight = Math.max(weight, range.weight);
+  }
+  return weight;
+}
+
+const newerFirst = [...SUPPORTED_VERSIONS].sort((a, b) => {
+  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number);
+  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number);
+  return bMajor - aMajor || bMinor - aMinor;
+});
 
 export type VersionNegotiation = { version: string } | { rejected: string };
 
@@ -16,20 +87,21 @@ export function negotiateVersion(accept: string | undefined): VersionNegotiation
   if (accept === undefined || accept.trim() === '') return { version: LATEST_VERSION };
   const ranges = accept
     .split(',')
-    .map((part) => (part.split(';')[0] ?? '').trim().toLowerCase())
-    .filter(Boolean);
-  const requested: string[] = [];
-  let generic = false;
-  for (const range of ranges) {
-    const match = VENDOR_MEDIA_TYPE.exec(range);
-    if (match) requested.push(`${Number(match[1])}.${Number(match[2])}`);
-    else if (GENERIC_MEDIA_TYPES.has(range)) generic = true;
+    .map(parseRange)
+    .filter((range) => range !== undefined);
+  // The highest weight wins; between equal weights, the newer version.
+  let chosen: { version: string; weight: number } | undefined;
+  for (const version of newerFirst) {
+    const weight = weightOf(ranges, version);
+    if (weight > 0 && (chosen === undefined || weight > chosen.weight))
+      chosen = { version, weight };
   }
-  const supported = requested.find((v) => (SUPPORTED_VERSIONS as readonly string[]).includes(v));
-  if (supported) return { version: supported };
-  if (requested.length > 0) return { rejected: requested.join(', ') };
-  if (generic) return { version: LATEST_VERSION };
-  return { rejected: accept };
+  if (chosen) return { version: chosen.version };
+  const requested = ranges.filter((r) => r.version !== undefined && r.weight > 0);
+  return {
+    rejected:
+      requested.length > 0 ? [...new Set(requested.map((r) => r.version))].join(', ') : accept,
+  };
 }
 
 // Clients send a few distinct Accept headers over and over: each is parsed once. Past this many,
@@ -51,6 +123,9 @@ export function registerVersioning(app: FastifyInstance): void {
     if (routeAccess(request) === 'operator' || request.routeOptions.config.unversioned) {
       return done();
     }
+    // The answer depends on Accept (RFC 9110 §12.5.5); CORS may have named Origin already.
+    const vary = reply.getHeader('vary');
+    reply.header('Vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`);
     const result = negotiate(request.headers.accept);
     if (!('rejected' in result)) return done();
     done(
@@ -58,7 +133,7 @@ export function registerVersioning(app: FastifyInstance): void {
         406,
         'UnsupportedApiVersion',
         `The Accept header asks for ${result.rejected}; this server supports API version ${SUPPORTED_VERSIONS.join(', ')} ` +
-          `(send Accept: application/vnd.xomni.api-v4-0, or application/json for the latest).`,
+          `(send Accept: application/vnd.xomni.api-v4-0, or application/json or */* for the latest).`,
       ),
     );
   });

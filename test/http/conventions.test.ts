@@ -86,12 +86,12 @@ describe('error body and request id', () => {
       method: 'POST',
       url: '/management/oauth/apps',
       tenant: acme,
-      body: { Name: 'x', ApplicationTypeId: 1, IsPredefined: true },
+      body: { Name: 'x', ApplicationTypeId: 1, Owner: 'me' },
     });
     expect(response.statusCode).toBe(400);
     const body = errorBody(response);
     expect(body.Code).toBe('ValidationFailed');
-    expect(body.Errors).toEqual([{ Field: 'IsPredefined', Message: 'is not a known field' }]);
+    expect(body.Errors).toEqual([{ Field: 'Owner', Message: 'is not a known field' }]);
   });
 });
 

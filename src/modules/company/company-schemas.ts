@@ -1,6 +1,7 @@
 // Wire shapes of the company module (contract §5.5; objects as in the v4 reference §8).
 import { Type, type Static, type TSchema } from 'typebox';
 import { PagedResult } from '../../http/paging.ts';
+import { ReadOnly } from '../../http/read-only.ts';
 
 const MAX_ID = 2_147_483_647;
 export const Id = (description?: string) =>
@@ -95,6 +96,7 @@ export const PhysicalDeviceBody = Type.Object(
     DeviceId: DeviceId('Chosen by the client on create; must match the path on update.'),
     Description: Type.Optional(Nullable(LongText())),
     StoreId: Type.Optional(Nullable(Id('The store the device is in; null or absent: none.'))),
+    StoreName: ReadOnly(Nullable(Type.String())),
   },
   { additionalProperties: false, title: 'PhysicalDeviceRequest' },
 );
@@ -123,6 +125,7 @@ export const MetadataList = Type.Array(MetadataPair, { maxItems: 1000 });
 const logicalDeviceFields = {
   Description: ShortText(),
   DeviceTypeId: Type.Optional(Nullable(Id())),
+  DeviceTypeDescription: ReadOnly(Nullable(Type.String())),
   ExpirationDate: Type.Optional(
     Nullable(
       Type.String({
@@ -143,6 +146,7 @@ export const LogicalDevicePatch = Type.Object(
     DeviceId: Type.Optional(DeviceId('Must match the path when given.')),
     Description: Type.Optional(logicalDeviceFields.Description),
     DeviceTypeId: logicalDeviceFields.DeviceTypeId,
+    DeviceTypeDescription: logicalDeviceFields.DeviceTypeDescription,
     ExpirationDate: logicalDeviceFields.ExpirationDate,
     Metadata: Type.Optional(MetadataList),
   },

@@ -84,10 +84,18 @@ function checkMetadata(metadata: MetadataPair[] | undefined): void {
   }
 }
 
-function checkExpiration(date: string | null | undefined): Date | null {
+/**
+ * An ExpirationDate must be in the future, unless it is the one the device already has: an
+ * expired device fetched and sent back unchanged keeps its date.
+ */
+function checkExpiration(
+  date: string | null | undefined,
+  current: Date | null = null,
+): Date | null {
   if (date === undefined || date === null) return null;
   const parsed = new Date(date);
-  if (!(parsed.getTime() > Date.now())) throw expirationInPast();
+  if (!(parsed.getTime() > Date.now()) && parsed.getTime() !== current?.getTime())
+    throw expirationInPast();
   return parsed;
 }
 
@@ -242,12 +250,12 @@ export class LogicalDeviceService {
   ): Promise<Versioned<LogicalDevice>> {
     assertBodyIdMatches(patch.DeviceId, id);
     checkMetadata(patch.Metadata);
-    const expiration = checkExpiration(patch.ExpirationDate);
     const typeId = patch.DeviceTypeId ?? null;
     await translatingConstraints(
       () =>
         this.db.rawTransaction(async (sql) => {
-          await this.lockDevice(sql, tenantId, physicalDeviceId, id, checkVersion);
+          const current = await this.lockDevice(sql, tenantId, physicalDeviceId, id, checkVersion);
+          const expiration = checkExpiration(patch.ExpirationDate, current.expiration);
           await sql.query(
             `update logical_devices set
                 description = coalesce($3, description),
@@ -358,9 +366,10 @@ export class LogicalDeviceService {
     physicalDeviceId: string,
     id: string,
     checkVersion: (version: Date) => void,
-  ): Promise<void> {
-    const [row] = await sql.query<{ physical: string }>(
-      'select physical_device_id as physical from logical_devices where tenant_id = $1 and id = $2 for update',
+  ): Promise<{ expiration: Date | null }> {
+    const [row] = await sql.query<{ physical: string; expiration: Date | string | null }>(
+      `select physical_device_id as physical, expiration_date as expiration
+         from logical_devices where tenant_id = $1 and id = $2 for update`,
       [tenantId, id],
     );
     if (!row || row.physical !== physicalDeviceId)
@@ -373,6 +382,7 @@ export class LogicalDeviceService {
       `Logical device "${id}"`,
       checkVersion,
     );
+    return { expiration: row.expiration === null ? null : new Date(row.expiration) };
   }
 
   private async lockMetadata(

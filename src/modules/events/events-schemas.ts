@@ -1,6 +1,7 @@
 // Wire shapes of the events module: webhook subscriptions, their deliveries and the event feed.
 import { Type, type Static, type TSchema } from 'typebox';
 import { PagedResult } from '../../http/paging.ts';
+import { ReadOnly } from '../../http/read-only.ts';
 import { EVENT_ID_PATTERN } from './event-feed.ts';
 
 const MAX_ID = 2_147_483_647;
@@ -53,6 +54,15 @@ export const SubscriptionBody = Type.Object(
           'Default true. Enabling again starts from the events recorded from then on and forgets past failures.',
       }),
     ),
+    DisabledReason: ReadOnly(Nullable(Type.String())),
+    FailingSince: ReadOnly(Nullable(DateText())),
+    Secret: ReadOnly(
+      Nullable(Type.String()),
+      'Read-only, and ignored: the secret changes only by rotation (POST …/secret).',
+    ),
+    PreviousSecretExpiresDate: ReadOnly(Nullable(DateText())),
+    CreatedDate: ReadOnly(DateText()),
+    ModifiedDate: ReadOnly(DateText()),
   },
   { additionalProperties: false, title: 'WebhookSubscriptionRequest' },
 );

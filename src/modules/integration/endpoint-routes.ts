@@ -61,11 +61,8 @@ export const endpointRoutes: FastifyPluginAsync<{ endpoints: EndpointService }> 
       const invalid = bodyError(request);
       if (invalid) throw invalid;
       await endpoints.create(request.tenant.id, request.body);
-      return reply
-        .code(201)
-        .header('Location', path)
-        .type('application/json; charset=utf-8')
-        .send();
+      // No body, so no Content-Type: a JSON type on an empty body fails JSON clients' parsing.
+      return reply.code(201).header('Location', path).send();
     },
   );
 

@@ -7,7 +7,11 @@ export const RoleRef = Type.Object(
   {
     Id: Type.String({ minLength: 1, maxLength: 64 }),
     Description: Type.Optional(
-      Type.String({ maxLength: 4000, description: 'Ignored on input (read-only).' }),
+      Type.String({
+        maxLength: 4000,
+        description: 'Ignored on input (read-only).',
+        readOnly: true,
+      }),
     ),
     // So that a role listed by GET /management/security/roles can be sent as it is.
     Permissions: Type.Optional(

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { errorResponses } from '../../http/error-body.ts';
 import { checkIfMatch, IF_MATCH_NOTE, IfMatchHeaders, setEtag } from '../../http/etag.ts';
 import { sendJsonText } from '../../http/json-text.ts';
@@ -97,6 +98,11 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
       },
     },
     async (request, reply) => {
+      // uuids name the same app in any case.
+      assertBodyIdMatches(
+        request.body.ApplicationId?.toLowerCase(),
+        request.params.applicationId.toLowerCase(),
+      );
       const { app: updated, version } = await apps.update(
         request.tenant.id,
         request.params.applicationId,

@@ -1,8 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { PagedResult } from '../../http/paging.ts';
+import { ReadOnly } from '../../http/read-only.ts';
 
 export const AppBody = Type.Object(
   {
+    ApplicationId: Type.Optional(
+      Type.String({
+        format: 'uuid',
+        description: "Ignored on create; on update it must be the path's (else 400 IdMismatch).",
+      }),
+    ),
     Name: Type.String({ minLength: 1, maxLength: 256, pattern: '\\S' }),
     // Null first: with the server's type coercion (ajv coerceTypes) a String branch tried first
     // would turn null into "" before the Null branch is reached.
@@ -13,6 +20,13 @@ export const AppBody = Type.Object(
       description:
         '1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens).',
     }),
+    ApplicationSecret: ReadOnly(
+      Type.Union([Type.String(), Type.Null()]),
+      'Read-only, and ignored: the secret changes only by rotation (POST …/secret).',
+    ),
+    IsPredefined: ReadOnly(Type.Boolean()),
+    ApplicationTypeDescription: ReadOnly(Type.String()),
+    CreatedDate: ReadOnly(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false, title: 'AppRequest' },
 );

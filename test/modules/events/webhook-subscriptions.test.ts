@@ -77,7 +77,8 @@ describe('POST /management/webhooks', () => {
       expectError(await create({ EventTypes }), 400, 'UnknownEventType');
     expectError(await create({ EventTypes: [] }), 400);
     expectError(await create({ EventTypes: ['item.*', 'item.*'] }), 400);
-    expectError(await create({ Secret: 'mine' }), 400);
+    expectError(await create({ Signature: 'mine' }), 400, 'ValidationFailed');
+    expectError(await create({ Secret: 42 }), 400, 'ValidationFailed');
     expectError(await create({ OwnerEmail: 'not an address' }), 400);
     expectError(await create({ Url: 'x'.repeat(2049) }), 400);
     const noBody = await api.call({

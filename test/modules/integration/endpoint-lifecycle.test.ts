@@ -43,6 +43,7 @@ describe('create → in progress → live → gateway → delete → name free',
     expect(response.statusCode).toBe(201);
     expect(response.headers.location).toBe(ENDPOINT);
     expect(response.body).toBe('');
+    expect(response.headers['content-type']).toBeUndefined();
 
     const detail = await api.call({ url: ENDPOINT, tenant: acme });
     expect(detail.statusCode).toBe(200);

@@ -104,18 +104,45 @@ describe('POST /management/oauth/apps', () => {
     ],
     ['an unknown field is sent', { Name: 'x', ApplicationTypeId: 1, Owner: 'me' }, 'Owner'],
     [
-      'a read-only field (ApplicationId) is sent',
-      { Name: 'x', ApplicationTypeId: 1, ApplicationId: randomUUID() },
-      'ApplicationId',
-    ],
-    [
-      'a read-only field (ApplicationSecret) is sent',
-      { Name: 'x', ApplicationTypeId: 1, ApplicationSecret: 'mine' },
-      'ApplicationSecret',
+      'a read-only field has a value of another type',
+      { Name: 'x', ApplicationTypeId: 1, IsPredefined: 'yes' },
+      'IsPredefined',
     ],
   ])('answers 400 naming the field when %s', async (_case, body, field) => {
     const response = await api.call({ method: 'POST', url: APPS, tenant: acme, body });
     expectFieldError(response, field);
+  });
+
+  it('ignores the read-only fields of a fetched app sent as a new one (id, secret, predefined)', async () => {
+    const id = randomUUID();
+    const response = await api.call({
+      method: 'POST',
+      url: APPS,
+      tenant: acme,
+      body: {
+        Name: 'Copy',
+        ApplicationTypeId: 1,
+        ApplicationId: id,
+        ApplicationSecret: 'mine',
+        IsPredefined: true,
+        ApplicationTypeDescription: 'Management',
+        CreatedDate: '2001-02-03T04:05:06.000Z',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const app = response.json<{
+      ApplicationId: string;
+      ApplicationSecret: string;
+      IsPredefined: boolean;
+      ApplicationTypeDescription: string;
+      CreatedDate: string;
+    }>();
+    expect(app.ApplicationId).not.toBe(id);
+    expect(app.ApplicationSecret).not.toBe('mine');
+    expect(app.IsPredefined).toBe(false);
+    expect(app.ApplicationTypeDescription).not.toBe('Management');
+    expect(app.CreatedDate).not.toBe('2001-02-03T04:05:06.000Z');
+    await api.issueToken(acme, app.ApplicationId, app.ApplicationSecret);
   });
 
   it('stores nothing when the request is invalid', async () => {

@@ -146,11 +146,7 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
     ],
     ['ApplicationTypeId is 5', { Name: 'x', ApplicationTypeId: 5 }, 'ApplicationTypeId'],
     ['ApplicationTypeId is missing', { Name: 'x' }, 'ApplicationTypeId'],
-    [
-      'IsPredefined is sent',
-      { Name: 'x', ApplicationTypeId: 1, IsPredefined: true },
-      'IsPredefined',
-    ],
+    ['an unknown field is sent', { Name: 'x', ApplicationTypeId: 1, Owner: 'me' }, 'Owner'],
   ])('answers 400 naming the field when %s, and changes nothing', async (_case, body, field) => {
     const created = await createApp(api, acme, 1, 'Unchanged');
     expectFieldError(
@@ -167,6 +163,38 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
       ApplicationTypeId: 1,
       IsPredefined: false,
     });
+  });
+
+  it('takes the fetched app back: read-only fields ignored, its ApplicationId in any case', async () => {
+    const created = await createApp(api, acme, 1, 'Fetched');
+    const fetched = (await getApp(created.ApplicationId)).json<AppJson>();
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: {
+        ...fetched,
+        ApplicationId: fetched.ApplicationId.toUpperCase(),
+        Name: 'Renamed',
+        IsPredefined: true,
+        ApplicationSecret: 'mine',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<AppJson>()).toEqual({ ...fetched, Name: 'Renamed' });
+  });
+
+  it("answers 400 IdMismatch for another app's ApplicationId, and changes nothing", async () => {
+    const created = await createApp(api, acme, 1, 'Unchanged');
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { ApplicationId: randomUUID(), Name: 'x', ApplicationTypeId: 1 },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(errorBody(response).Code).toBe('IdMismatch');
+    expect((await getApp(created.ApplicationId)).json<AppJson>().Name).toBe('Unchanged');
   });
 
   it('answers 409 when the type of the predefined app would change', async () => {

@@ -2833,10 +2833,26 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: uuid
+           * @description Ignored on create; on update it must be the path's (else 400 IdMismatch).
+           */
+          ApplicationId?: string;
           Name: string;
           Description?: null | string;
           /** @description 1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens). */
           ApplicationTypeId: number;
+          /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
+          readonly ApplicationSecret?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly IsPredefined?: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly ApplicationTypeDescription?: string;
+          /**
+           * Format: date-time
+           * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
+           */
+          readonly CreatedDate?: string;
         };
       };
     };
@@ -3063,10 +3079,26 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /**
+           * Format: uuid
+           * @description Ignored on create; on update it must be the path's (else 400 IdMismatch).
+           */
+          ApplicationId?: string;
           Name: string;
           Description?: null | string;
           /** @description 1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens). */
           ApplicationTypeId: number;
+          /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
+          readonly ApplicationSecret?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly IsPredefined?: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly ApplicationTypeDescription?: string;
+          /**
+           * Format: date-time
+           * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
+           */
+          readonly CreatedDate?: string;
         };
       };
     };
@@ -3709,7 +3741,7 @@ export interface operations {
           Roles: {
             Id: string;
             /** @description Ignored on input (read-only). */
-            Description?: string;
+            readonly Description?: string;
             /** @description Ignored on input (read-only). */
             Permissions?: string[];
           }[];
@@ -3921,7 +3953,7 @@ export interface operations {
           Roles: {
             Id: string;
             /** @description Ignored on input (read-only). */
-            Description?: string;
+            readonly Description?: string;
             /** @description Ignored on input (read-only). */
             Permissions?: string[];
           }[];
@@ -4259,15 +4291,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          LikeCount?: unknown;
+          readonly LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          DateAdded?: unknown;
+          readonly DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          DateModified?: unknown;
+          readonly DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            PriceId?: number | null;
+            readonly PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -4276,11 +4308,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            PriceTypeSymbol?: string | null;
+            readonly PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            CurrencySymbol?: string | null;
+            readonly CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -4288,17 +4320,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            TypeName?: string | null;
+            readonly TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            Name?: string | null;
+            readonly Name?: string | null;
             /** @description Ignored (read-only). */
-            Description?: string | null;
+            readonly Description?: string | null;
             /** @description Ignored (read-only). */
-            TagMetadata?: unknown;
+            readonly TagMetadata?: unknown;
           }[];
         };
       };
@@ -4550,15 +4582,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          LikeCount?: unknown;
+          readonly LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          DateAdded?: unknown;
+          readonly DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          DateModified?: unknown;
+          readonly DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            PriceId?: number | null;
+            readonly PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -4567,11 +4599,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            PriceTypeSymbol?: string | null;
+            readonly PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            CurrencySymbol?: string | null;
+            readonly CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -4579,17 +4611,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            TypeName?: string | null;
+            readonly TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            Name?: string | null;
+            readonly Name?: string | null;
             /** @description Ignored (read-only). */
-            Description?: string | null;
+            readonly Description?: string | null;
             /** @description Ignored (read-only). */
-            TagMetadata?: unknown;
+            readonly TagMetadata?: unknown;
           }[];
         };
       };
@@ -4812,15 +4844,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          LikeCount?: unknown;
+          readonly LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          DateAdded?: unknown;
+          readonly DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          DateModified?: unknown;
+          readonly DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            PriceId?: number | null;
+            readonly PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -4829,11 +4861,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            PriceTypeSymbol?: string | null;
+            readonly PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            CurrencySymbol?: string | null;
+            readonly CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -4841,17 +4873,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            TypeName?: string | null;
+            readonly TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            Name?: string | null;
+            readonly Name?: string | null;
             /** @description Ignored (read-only). */
-            Description?: string | null;
+            readonly Description?: string | null;
             /** @description Ignored (read-only). */
-            TagMetadata?: unknown;
+            readonly TagMetadata?: unknown;
           }[];
         };
       };
@@ -5271,15 +5303,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          LikeCount?: unknown;
+          readonly LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          DateAdded?: unknown;
+          readonly DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          DateModified?: unknown;
+          readonly DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            PriceId?: number | null;
+            readonly PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -5288,11 +5320,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            PriceTypeSymbol?: string | null;
+            readonly PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            CurrencySymbol?: string | null;
+            readonly CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -5300,17 +5332,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            TypeName?: string | null;
+            readonly TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            Name?: string | null;
+            readonly Name?: string | null;
             /** @description Ignored (read-only). */
-            Description?: string | null;
+            readonly Description?: string | null;
             /** @description Ignored (read-only). */
-            TagMetadata?: unknown;
+            readonly TagMetadata?: unknown;
           }[];
         };
       };
@@ -5612,15 +5644,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          LikeCount?: unknown;
+          readonly LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          DateAdded?: unknown;
+          readonly DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          DateModified?: unknown;
+          readonly DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            PriceId?: number | null;
+            readonly PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -5629,11 +5661,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            PriceTypeSymbol?: string | null;
+            readonly PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            CurrencySymbol?: string | null;
+            readonly CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -5641,17 +5673,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            TypeName?: string | null;
+            readonly TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            Name?: string | null;
+            readonly Name?: string | null;
             /** @description Ignored (read-only). */
-            Description?: string | null;
+            readonly Description?: string | null;
             /** @description Ignored (read-only). */
-            TagMetadata?: unknown;
+            readonly TagMetadata?: unknown;
           }[];
         };
       };
@@ -6597,7 +6629,7 @@ export interface operations {
       content: {
         'application/json': {
           /** @description Ignored (read-only). */
-          PriceId?: number | null;
+          readonly PriceId?: number | null;
           /** @description If given, must be the item's id. */
           ItemId?: number | null;
           NormalPrice: number;
@@ -6606,11 +6638,11 @@ export interface operations {
           /** @description The price type (required unless CurrencyId is given). */
           PriceTypeId?: number;
           /** @description Ignored (read-only). */
-          PriceTypeSymbol?: string | null;
+          readonly PriceTypeSymbol?: string | null;
           /** @description Synonym of PriceTypeId (v4.1 naming). */
           CurrencyId?: number;
           /** @description Ignored (read-only). */
-          CurrencySymbol?: string | null;
+          readonly CurrencySymbol?: string | null;
         }[];
       };
     };
@@ -6784,7 +6816,7 @@ export interface operations {
           TypeValueId?: number | null;
           Value?: string | null;
           /** @description Ignored (read-only). */
-          TypeName?: string | null;
+          readonly TypeName?: string | null;
         }[];
       };
     };
@@ -8046,6 +8078,15 @@ export interface operations {
           ShortDescription?: string | null;
           LongDescription?: string | null;
           ParentCategoryId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly ParentCategoryName?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly SubCategoryCount?: number;
+          /** @description Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata. */
+          readonly CategoryMetadata?: {
+            Key: string;
+            Value: string;
+          }[];
         };
       };
     };
@@ -8288,6 +8329,15 @@ export interface operations {
           ShortDescription?: string | null;
           LongDescription?: string | null;
           ParentCategoryId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly ParentCategoryName?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly SubCategoryCount?: number;
+          /** @description Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata. */
+          readonly CategoryMetadata?: {
+            Key: string;
+            Value: string;
+          }[];
         };
       };
     };
@@ -8523,6 +8573,15 @@ export interface operations {
           ShortDescription?: string | null;
           LongDescription?: string | null;
           ParentCategoryId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly ParentCategoryName?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly SubCategoryCount?: number;
+          /** @description Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata. */
+          readonly CategoryMetadata?: {
+            Key: string;
+            Value: string;
+          }[];
         };
       };
     };
@@ -11123,6 +11182,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -11484,6 +11549,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -11845,6 +11916,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -12206,6 +12283,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -12567,6 +12650,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -12928,6 +13017,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -13289,6 +13384,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -13650,6 +13751,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -14011,6 +14118,12 @@ export interface operations {
           /** @description Ignored when absent; must match the path when sent. */
           RelatedId?: number;
           IsDefault: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly AssetUrl?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly MimeType?: string;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FileName?: string;
         };
       };
     };
@@ -16488,6 +16601,8 @@ export interface operations {
           DeviceId: string;
           Description?: string | null;
           StoreId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly StoreName?: string | null;
         };
       };
     };
@@ -16680,6 +16795,8 @@ export interface operations {
           DeviceId: string;
           Description?: string | null;
           StoreId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly StoreName?: string | null;
         };
       };
     };
@@ -16954,6 +17071,8 @@ export interface operations {
           DeviceId: string;
           Description: string;
           DeviceTypeId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -17164,6 +17283,8 @@ export interface operations {
           DeviceId: string;
           Description: string;
           DeviceTypeId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -17779,6 +17900,8 @@ export interface operations {
           DeviceId: string;
           Description: string;
           DeviceTypeId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -18073,6 +18196,8 @@ export interface operations {
           DeviceId?: string;
           Description?: string;
           DeviceTypeId?: number | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -19212,6 +19337,24 @@ export interface operations {
           OwnerEmail?: string | null;
           /** @description Default true. Enabling again starts from the events recorded from then on and forgets past failures. */
           Enabled?: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly DisabledReason?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FailingSince?: string | null;
+          /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
+          readonly Secret?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly PreviousSecretExpiresDate?: string | null;
+          /**
+           * Format: date-time
+           * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
+           */
+          readonly CreatedDate?: string;
+          /**
+           * Format: date-time
+           * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
+           */
+          readonly ModifiedDate?: string;
         };
       };
     };
@@ -19467,6 +19610,24 @@ export interface operations {
           OwnerEmail?: string | null;
           /** @description Default true. Enabling again starts from the events recorded from then on and forgets past failures. */
           Enabled?: boolean;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly DisabledReason?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly FailingSince?: string | null;
+          /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
+          readonly Secret?: string | null;
+          /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
+          readonly PreviousSecretExpiresDate?: string | null;
+          /**
+           * Format: date-time
+           * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
+           */
+          readonly CreatedDate?: string;
+          /**
+           * Format: date-time
+           * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
+           */
+          readonly ModifiedDate?: string;
         };
       };
     };

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ReadOnly } from '../../../http/read-only.ts';
 
 const AssetId = Type.Integer({ minimum: 1, maximum: 2147483647 });
 
@@ -23,6 +24,10 @@ export const RelationBody = Type.Object(
       Type.Integer({ description: 'Ignored when absent; must match the path when sent.' }),
     ),
     IsDefault: Type.Boolean(),
+    // What the list shows of the asset, so that a listed relation can be sent back.
+    AssetUrl: ReadOnly(Type.String()),
+    MimeType: ReadOnly(Type.String()),
+    FileName: ReadOnly(Type.String()),
   },
   { additionalProperties: false, title: 'AssetRelationRequest' },
 );

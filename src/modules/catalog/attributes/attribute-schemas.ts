@@ -45,7 +45,10 @@ export const DynamicAttributeInput = Type.Object(
     TypeValueId: Type.Optional(Type.Union([Id(), Type.Null()])),
     Value: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()])),
     TypeName: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Ignored (read-only).',
+        readOnly: true,
+      }),
     ),
   },
   { additionalProperties: false, title: 'DynamicAttributeInput' },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ReadOnly } from '../../../http/read-only.ts';
 import { Id, LongText, MetadataPair, Nullable, ShortText } from '../common-schemas.ts';
 
 const fields = {
@@ -9,6 +10,12 @@ const fields = {
   ShortDescription: Type.Optional(Nullable(LongText())),
   LongDescription: Type.Optional(Nullable(LongText())),
   ParentCategoryId: Type.Optional(Nullable(Id('null or absent: a root category'))),
+  ParentCategoryName: ReadOnly(Nullable(Type.String())),
+  SubCategoryCount: ReadOnly(Type.Integer()),
+  CategoryMetadata: ReadOnly(
+    Type.Array(MetadataPair),
+    'Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata.',
+  ),
 };
 
 export const CategoryBody = Type.Object(fields, {

@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../../http/error-body.ts';
 import { ApiError, badRequest } from '../../../http/errors.ts';
+import { acceptEmptyJson } from '../../../http/json-body.ts';
 import type { OpenApiTag } from '../../../http/openapi-operations.ts';
 import { IdParams } from '../common-schemas.ts';
 import { ImportJob, ImportQuery } from './import-schemas.ts';
@@ -32,6 +33,10 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
   await instance.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser(IMPORT_MIME_TYPES, (_request, payload, done) => done(null, payload));
+    acceptEmptyJson(
+      raw,
+      `The import file must be sent as ${IMPORT_MIME_TYPES.join(', ')}, or named by assetId with no body.`,
+    );
     raw.withTypeProvider<TypeBoxTypeProvider>().post(
       IMPORTS_PATH,
       {

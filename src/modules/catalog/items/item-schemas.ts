@@ -11,7 +11,10 @@ const Money = () => Type.Number({ minimum: 0, maximum: 9_999_999_999.99 });
 export const PriceInput = Type.Object(
   {
     PriceId: Type.Optional(
-      Type.Union([Type.Integer(), Type.Null()], { description: 'Ignored (read-only).' }),
+      Type.Union([Type.Integer(), Type.Null()], {
+        description: 'Ignored (read-only).',
+        readOnly: true,
+      }),
     ),
     ItemId: Type.Optional(
       Type.Union([Id(), Type.Null()], { description: "If given, must be the item's id." }),
@@ -22,11 +25,17 @@ export const PriceInput = Type.Object(
     ),
     PriceTypeId: Type.Optional(Id('The price type (required unless CurrencyId is given).')),
     PriceTypeSymbol: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Ignored (read-only).',
+        readOnly: true,
+      }),
     ),
     CurrencyId: Type.Optional(Id('Synonym of PriceTypeId (v4.1 naming).')),
     CurrencySymbol: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Ignored (read-only).',
+        readOnly: true,
+      }),
     ),
   },
   { additionalProperties: false, title: 'PriceInput' },
@@ -59,12 +68,20 @@ const TagReference = Type.Object(
   {
     Id: Id(),
     Name: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Ignored (read-only).',
+        readOnly: true,
+      }),
     ),
     Description: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: 'Ignored (read-only).' }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Ignored (read-only).',
+        readOnly: true,
+      }),
     ),
-    TagMetadata: Type.Optional(Type.Unknown({ description: 'Ignored (read-only).' })),
+    TagMetadata: Type.Optional(
+      Type.Unknown({ description: 'Ignored (read-only).', readOnly: true }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -74,7 +91,7 @@ const ItemStatusId = () =>
   Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 Active (default), 2 Passive.' });
 
 const readOnly = (description = 'Ignored (read-only).') =>
-  Type.Optional(Type.Unknown({ description }));
+  Type.Optional(Type.Unknown({ description, readOnly: true }));
 
 const itemFields = {
   Id: Type.Optional(

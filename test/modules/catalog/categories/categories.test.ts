@@ -116,9 +116,25 @@ describe('POST /private/catalog/category', () => {
     expectFieldError(await post(body), field);
   });
 
-  it('refuses unknown fields, including read-only ones it does not take', async () => {
+  it('refuses unknown fields', async () => {
     expectUnknownField(await post({ Name: 'x', Slug: 'x' }), 'Slug');
-    expectUnknownField(await post({ Name: 'x', SubCategoryCount: 3 }), 'SubCategoryCount');
+  });
+
+  it('ignores the read-only fields of a fetched category sent as a new one', async () => {
+    const response = await post({
+      Name: 'Copy',
+      ParentCategoryName: 'Elsewhere',
+      SubCategoryCount: 3,
+      CategoryMetadata: [{ Key: 'season', Value: 'summer' }],
+    });
+    expectStatus(response, 201);
+    expect(response.json()).toMatchObject({
+      Name: 'Copy',
+      ParentCategoryId: null,
+      ParentCategoryName: null,
+      SubCategoryCount: 0,
+      CategoryMetadata: [],
+    });
   });
 });
 
