@@ -177,6 +177,7 @@ export function createServices(
       familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),
       describe: (tenantId, assetIds, baseUrl) =>
         storage.services.assets.describe(tenantId, assetIds, baseUrl),
+      find: (sql, tenantId, keys) => storage.services.assets.find(sql, tenantId, keys),
       onForcedDelete: (release) => storage.services.assets.onForcedDelete(release),
     },
   });

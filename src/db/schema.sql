@@ -561,7 +561,7 @@ item_assets item_assets_kind_check CHECK ((kind = ANY (ARRAY['image'::text, 'vid
 item_assets item_assets_pkey PRIMARY KEY (tenant_id, item_id, asset_id)
 item_assets item_assets_tenant_id_asset_id_fkey FOREIGN KEY (tenant_id, asset_id) REFERENCES assets(tenant_id, id) DEFERRABLE
 item_assets item_assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
-item_assets item_assets_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE
+item_assets item_assets_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE DEFERRABLE
 item_attributes item_attributes_pkey PRIMARY KEY (tenant_id, item_id, type_id)
 item_attributes item_attributes_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES items(tenant_id, id) ON DELETE CASCADE DEFERRABLE
 item_attributes item_attributes_tenant_id_type_id_fkey FOREIGN KEY (tenant_id, type_id) REFERENCES dynamic_attribute_types(tenant_id, id) DEFERRABLE

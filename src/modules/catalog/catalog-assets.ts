@@ -39,6 +39,16 @@ export interface AssetFiles {
   ): Promise<{ size: number; mimeType: string; read: () => Promise<Readable> } | undefined>;
 }
 
+/** An asset as an export names it and an import matches it: by content and name, not by id. */
+export interface AssetFacts {
+  id: number;
+  family: AssetFamily;
+  mimeType: string;
+  fileName: string;
+  /** The SHA-256 of its bytes, lower-case hex (also the ETag of its AssetUrl). */
+  sha256: string;
+}
+
 /** What the asset relations read of assets, and how they take part in an asset's forced delete. */
 export interface RelatedAssets {
   /** The family of an asset of the tenant, or undefined when it has none with this id. */
@@ -50,6 +60,15 @@ export interface RelatedAssets {
     baseUrl: string,
   ): Promise<Map<number, AssetDescription>>;
   /**
+   * The tenant's assets with one of `ids`, or whose bytes have one of `sha256s` (every asset of
+   * that content), read on `sql` (an import reads them inside its chunk's transaction).
+   */
+  find(
+    sql: RawSql,
+    tenantId: number,
+    keys: { ids: readonly number[]; sha256s: readonly string[] },
+  ): Promise<AssetFacts[]>;
+  /**
    * Registers what a forced delete of an asset runs in its transaction before removing the asset:
    * here, removing its relations, whose foreign keys otherwise refuse the delete.
    */
@@ -57,3 +76,6 @@ export interface RelatedAssets {
 }
 
 export type CatalogAssets = AssetFiles & RelatedAssets;
+
+/** What imports and exports use: files, and assets found by id or content. */
+export type BulkAssets = AssetFiles & Pick<RelatedAssets, 'find'>;

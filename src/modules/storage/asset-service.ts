@@ -280,6 +280,44 @@ export class AssetService {
       : undefined;
   }
 
+  /**
+   * The tenant's assets with one of `ids`, or whose bytes have one of `sha256s`, on `sql` (the
+   * caller's transaction): what a catalog export names an asset by and an import matches it on.
+   * Each content is looked up through the sha256 index on its own, so the tenant's size does not
+   * matter.
+   */
+  async find(
+    sql: RawSql,
+    tenantId: number,
+    keys: { ids: readonly number[]; sha256s: readonly string[] },
+  ): Promise<
+    { id: number; family: AssetFamily; mimeType: string; fileName: string; sha256: string }[]
+  > {
+    if (keys.ids.length === 0 && keys.sha256s.length === 0) return [];
+    const rows = await sql.query<{
+      id: number;
+      family: AssetFamily;
+      mime_type: string;
+      file_name: string;
+      sha256: string;
+    }>(
+      `select id, family, mime_type, file_name, sha256 from assets
+        where tenant_id = $1 and id = any($2::int[])
+       union
+       select a.id, a.family, a.mime_type, a.file_name, a.sha256
+         from unnest($3::text[]) as s(sha256)
+        cross join lateral (select * from assets where sha256 = s.sha256 and tenant_id = $1) a`,
+      [tenantId, keys.ids, keys.sha256s],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      family: row.family,
+      mimeType: row.mime_type,
+      fileName: row.file_name,
+      sha256: row.sha256,
+    }));
+  }
+
   /** The family of an asset of this tenant, or undefined (relations check it). */
   async familyOf(tenantId: number, id: number): Promise<AssetFamily | undefined> {
     const [row] = await this.db.query<{ family: AssetFamily }>(

@@ -1,8 +1,10 @@
-// An item as an import record (import-schemas.ts): references by name, so that the file imports
-// into another tenant; a variant group as a GroupKey (the default item's id in this tenant) with
-// the default item first.
+// An item as an import record (import-schemas.ts): references by name (its category by its path
+// from the root), so that the file imports into another tenant; its assets by content; a variant
+// group as a GroupKey (the default item's id in this tenant) with the default item first. The
+// descriptions of its tags are in the file's Tag records, not repeated in every item.
 import { neutraliseFormula } from '../csv-formulas.ts';
-import type { ImportRecord } from '../imports/import-schemas.ts';
+import type { ReferenceRecord } from '../imports/import-reference-schemas.ts';
+import type { ImportAsset, ImportRecord } from '../imports/import-schemas.ts';
 
 interface ItemDocument {
   SKU: string | null;
@@ -25,6 +27,7 @@ interface ItemDocument {
 
 /** Columns of an exported CSV, in order (the import reads any order). */
 export const EXPORT_CSV_COLUMNS = [
+  'RecordType',
   'SKU',
   'RFID',
   'UUID',
@@ -37,18 +40,25 @@ export const EXPORT_CSV_COLUMNS = [
   'InStock',
   'PublicWebLink',
   'Rating',
-  'Category',
+  'CategoryPath',
   'Brand',
   'GroupKey',
   'Prices',
   'DynamicAttributes',
   'Tags',
+  'Assets',
+  'CategoryMetadata',
+  'Tag',
+  'Description',
+  'PriceTypeSymbol',
+  'TypeName',
 ] as const;
 
 export function exportRecord(
   document: string,
-  category: string | null,
+  categoryPath: string[] | null,
   brand: string | null,
+  assets: ImportAsset[],
 ): ImportRecord {
   const d = JSON.parse(document) as ItemDocument;
   const record: Record<string, unknown> = {
@@ -64,7 +74,7 @@ export function exportRecord(
     InStock: d.InStock,
     PublicWebLink: d.PublicWebLink,
     Rating: d.Rating,
-    Category: category,
+    CategoryPath: categoryPath,
     Brand: brand,
     GroupKey: d.DefaultItemId === null ? null : String(d.DefaultItemId),
     Prices: d.Prices.map((p) => ({
@@ -73,23 +83,24 @@ export function exportRecord(
       ...(p.DiscountPrice === null ? {} : { DiscountPrice: p.DiscountPrice }),
     })),
     DynamicAttributes: d.DynamicAttributes.map((a) => ({ TypeName: a.TypeName, Value: a.Value })),
-    Tags: d.Tags.map((t) => ({
-      Name: t.Name,
-      ...(t.Description === null ? {} : { Description: t.Description }),
-    })),
+    Tags: d.Tags.map((t) => ({ Name: t.Name })),
+    Assets: assets.length > 0 ? assets : null,
   };
   for (const key of Object.keys(record)) if (record[key] === null) delete record[key];
   return record as ImportRecord;
 }
 
-/** The record as a CSV row: arrays as JSON cells, absent fields as empty cells. */
-/** A record's CSV cells; text that a spreadsheet would run as a formula is neutralised. */
-export function csvRow(record: ImportRecord): string[] {
+/**
+ * A record's CSV cells: arrays as JSON, an absent value or an empty array as null (written as an
+ * empty cell), an empty text as '' (written quoted, ""); text that a spreadsheet would run as a
+ * formula is neutralised.
+ */
+export function csvRow(record: ImportRecord | ReferenceRecord): (string | null)[] {
   const r = record as Record<string, unknown>;
   return EXPORT_CSV_COLUMNS.map((column) => {
     const value = r[column];
-    if (value === undefined || value === null) return '';
-    if (Array.isArray(value)) return value.length === 0 ? '' : JSON.stringify(value);
+    if (value === undefined || value === null) return null;
+    if (Array.isArray(value)) return value.length === 0 ? null : JSON.stringify(value);
     return typeof value === 'string' ? neutraliseFormula(value) : JSON.stringify(value);
   });
 }

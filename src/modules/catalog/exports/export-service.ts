@@ -12,13 +12,15 @@ import type { DatabaseHandle } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
 import { DomainError, notFound } from '../../../domain/domain-error.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
-import type { AssetFiles } from '../catalog-assets.ts';
+import type { BulkAssets } from '../catalog-assets.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import { JobLease, orphanedJobs } from '../job-lease.ts';
 import { queryWords } from '../search/search-service.ts';
 import { csvRow, EXPORT_CSV_COLUMNS, exportRecord } from './export-records.ts';
 import type { ExportBody, ExportJob } from './export-schemas.ts';
+import type { ReferenceRecord } from '../imports/import-reference-schemas.ts';
 import type { ImportRecord } from '../imports/import-schemas.ts';
+import { ExportReferences } from './export-references.ts';
 
 export const EXPORT_QUEUE = 'catalog-export';
 export const EXPORTS_PATH = '/private/catalog/exports';
@@ -59,11 +61,11 @@ function toJob(row: ExportRow): ExportJob {
 
 export class ExportService {
   private readonly db: DatabaseHandle;
-  private readonly files: AssetFiles;
+  private readonly files: BulkAssets;
   private readonly jobs: JobQueue;
   private readonly leaseSeconds: number;
 
-  constructor(db: DatabaseHandle, files: AssetFiles, jobs: JobQueue, leaseSeconds: number) {
+  constructor(db: DatabaseHandle, files: BulkAssets, jobs: JobQueue, leaseSeconds: number) {
     this.db = db;
     this.files = files;
     this.jobs = jobs;
@@ -128,9 +130,11 @@ export class ExportService {
           Readable.from(records),
           new Transform({
             objectMode: true,
-            transform: (record: ImportRecord, _encoding, done) => done(null, csvRow(record)),
+            transform: (record: ImportRecord | ReferenceRecord, _encoding, done) =>
+              done(null, csvRow(record)),
           }),
-          stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS] }),
+          // An empty text is written "" and an absent value as an empty cell (docs/api.md).
+          stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS], quoted_match: /^$/ }),
           createWriteStream(file),
         );
       const stored = await this.files.store(
@@ -162,8 +166,9 @@ export class ExportService {
   }
 
   /**
-   * The matching items as records: their ids first (in an order that puts each variant group's
-   * default item before its variants), then their documents a page at a time.
+   * The file's records: the catalog's other records first (ExportReferences), then the matching
+   * items: their ids first (in an order that puts each variant group's default item before its
+   * variants), then their documents a page at a time.
    */
   private async *records(row: ExportRow, count: () => void, lease: JobLease) {
     const f = row.filter;
@@ -192,6 +197,18 @@ export class ExportService {
       where.push(
         `exists (select 1 from item_tags t where t.tenant_id = $1 and t.item_id = i.id and t.tag_id = ${bind(f.TagId)})`,
       );
+    const references = new ExportReferences(this.db, this.files, {
+      tenantId: row.tenant_id,
+      // Without a filter the file is the whole catalog, with what no item uses.
+      all: where.length === 1,
+      where: where.join(' and '),
+      params,
+    });
+    await references.loadTree();
+    for await (const record of references.records()) {
+      if (lease.lost) throw new Error('the export was taken over by another instance');
+      yield record;
+    }
     const ids = (
       await this.db.query<{ id: number }>(
         `select i.id from items i where ${where.join(' and ')}
@@ -205,22 +222,30 @@ export class ExportService {
       const rows = await this.db.query<{
         id: number;
         document: string;
-        category: string | null;
+        category_id: number | null;
         brand: string | null;
       }>(
-        `select i.id, i.document, c.name as category, b.name as brand
+        `select i.id, i.document, i.category_id, b.name as brand
            from items i
-           left join categories c on c.tenant_id = i.tenant_id and c.id = i.category_id
            left join brands b on b.tenant_id = i.tenant_id and b.id = i.brand_id
           where i.tenant_id = $1 and i.id = any($2::int[])`,
         [row.tenant_id, page],
       );
+      const assets = await references.related('item_assets', 'item_id', page);
       const byId = new Map(rows.map((r) => [r.id, r]));
+      // A category made while the export runs: its path is read with the tree again.
+      if (rows.some((r) => r.category_id !== null && !references.knows(r.category_id)))
+        await references.loadTree();
       for (const id of page) {
         const item = byId.get(id);
         if (!item) continue; // deleted since the ids were read
         count();
-        yield exportRecord(item.document, item.category, item.brand);
+        yield exportRecord(
+          item.document,
+          item.category_id === null ? null : references.pathOf(item.category_id),
+          item.brand,
+          assets.get(id) ?? [],
+        );
       }
     }
   }

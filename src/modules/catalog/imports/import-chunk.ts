@@ -1,26 +1,38 @@
-// Settles one chunk of import records inside the caller's transaction: resolves references
-// (ReferenceSet), applies the rules that need the database (SKUs unique in the tenant and in the
-// file, one price per price type, one value per attribute type) and, when writing, writes every
-// record that passed with set-based statements: one insert per table for the whole chunk.
+// Settles one chunk of import records inside the caller's transaction: resolves the references of
+// all its records at once (ChunkReferences), settles its records that are not items
+// (import-reference-records.ts), applies the rules that need the database (SKUs unique in the
+// tenant and in the file, one price per price type, one value per attribute type) and, when
+// writing, writes every item that passed with set-based statements: one insert per table for the
+// whole chunk.
 //
 // Each item's JSON document is built once, for the whole chunk at a time: the chunk's item ids are
-// taken from the items' identity sequence first, its prices, attributes and tags go in before the
-// items (the foreign keys are deferrable and checked at commit), so that the child tables'
-// triggers find no item to rebuild yet, and the items' insert builds the chunk's documents and
-// facet arrays from them in the same statement, which the items' trigger keeps (migration 0160).
+// taken from the items' identity sequence first, its prices, attributes, tags and asset relations
+// go in before the items (the foreign keys are deferrable and checked at commit), so that the
+// child tables' triggers find no item to rebuild (or send an event for) yet, and the items' insert
+// builds the chunk's documents and facet arrays from them in the same statement, which the items'
+// trigger keeps (migration 0160).
 import type { RawSql } from '../../../db/database.ts';
-import type { FieldError } from '../../../domain/domain-error.ts';
-import { ReferenceSet } from './import-references.ts';
+import {
+  addRelations,
+  type AssetRelation,
+  type FindAssets,
+  type ImportProblem,
+} from './import-assets.ts';
+import { isItem, type AnyRecord } from './import-record-check.ts';
+import { settleReferenceRecords } from './import-reference-records.ts';
+import { ChunkReferences, type ReferenceSet } from './import-references.ts';
 import type { SourceRecord } from './import-records.ts';
 import type { ImportRecord } from './import-schemas.ts';
 
 export interface ChunkRow {
   source: SourceRecord;
   /** Set when the record passed the checks that need no database. */
-  record?: ImportRecord;
-  problems: FieldError[];
+  record?: AnyRecord;
+  problems: ImportProblem[];
   /** The written item. */
   itemId?: number;
+  /** A record of another type: the resource it named (found or created). */
+  settled?: { field: 'CategoryId' | 'BrandId' | 'TagId' | 'PriceTypeId' | 'TypeId'; id: number };
 }
 
 export interface ChunkContext {
@@ -29,6 +41,8 @@ export interface ChunkContext {
   createMissing: boolean;
   /** validate: check only, and remember SKUs for the later chunks of the pass; write: write. */
   mode: 'validate' | 'write';
+  /** The tenant's assets by id or content (the storage module's). */
+  findAssets: FindAssets;
 }
 
 interface Resolved {
@@ -39,6 +53,7 @@ interface Resolved {
   prices: { typeId: number; normal: number; discount: number | null }[];
   attributes: { typeId: number; value: string }[];
   tagIds: number[];
+  assets: Omit<AssetRelation, 'entityId'>[];
 }
 
 const fail = (row: ChunkRow, field: string, message: string) =>
@@ -46,49 +61,29 @@ const fail = (row: ChunkRow, field: string, message: string) =>
 
 export async function settleChunk(sql: RawSql, ctx: ChunkContext, rows: ChunkRow[]): Promise<void> {
   const candidates = rows.filter((r) => r.record && r.problems.length === 0);
-  const resolved = await resolveReferences(sql, ctx, candidates);
+  const refs = new ChunkReferences();
+  for (const { record } of candidates) refs.add(record!);
+  await refs.load(sql, ctx.tenantId, ctx.createMissing && ctx.mode === 'write', ctx.findAssets);
+  // The chunk's other records first: an item may name what one of them brings.
+  const items = candidates.filter((r) => isItem(r.record!));
+  if (items.length < candidates.length)
+    await settleReferenceRecords(
+      sql,
+      ctx,
+      refs,
+      candidates.filter((r) => !isItem(r.record!)),
+    );
+  const resolved = resolveItems(ctx, refs, items);
   await checkSkus(sql, ctx, resolved);
   const good = resolved.filter((r) => r.row.problems.length === 0);
   if (ctx.mode === 'write' && good.length > 0) await writeItems(sql, ctx, good);
 }
 
-async function resolveReferences(
-  sql: RawSql,
-  ctx: ChunkContext,
-  rows: ChunkRow[],
-): Promise<Resolved[]> {
-  const categories = new ReferenceSet('category', 'category');
-  const brands = new ReferenceSet('brand', 'brand');
-  const tags = new ReferenceSet('tag', 'tag');
-  const types = new ReferenceSet('attributeType', 'dynamic attribute type');
-  const priceTypes = new ReferenceSet('priceType', 'price type');
-  for (const { record } of rows) {
-    const r = record!;
-    if (r.CategoryId != null) categories.addId(r.CategoryId);
-    if (r.Category != null) categories.addName(r.Category);
-    if (r.BrandId != null) brands.addId(r.BrandId);
-    if (r.Brand != null) brands.addName(r.Brand);
-    for (const t of r.Tags ?? []) {
-      if (t.Id != null) tags.addId(t.Id);
-      else tags.addName(t.Name!, t.Description ?? null);
-    }
-    for (const a of r.DynamicAttributes ?? []) {
-      if (a.TypeId != null) types.addId(a.TypeId);
-      else types.addName(a.TypeName!);
-    }
-    for (const p of r.Prices ?? []) {
-      if (p.PriceTypeId != null) priceTypes.addId(p.PriceTypeId);
-      else priceTypes.addName(p.PriceTypeSymbol!);
-    }
-  }
-  const create = ctx.createMissing && ctx.mode === 'write';
+function resolveItems(ctx: ChunkContext, refs: ChunkReferences, rows: ChunkRow[]): Resolved[] {
   const wouldCreate = ctx.createMissing && ctx.mode === 'validate';
-  for (const set of [categories, brands, tags, types, priceTypes])
-    await set.load(sql, ctx.tenantId, create);
-
   const resolved: Resolved[] = [];
   for (const row of rows) {
-    const r = row.record!;
+    const r = row.record as ImportRecord;
     const one = (set: ReferenceSet, field: string, id?: number | null, name?: string | null) => {
       if (id == null && name == null) return null;
       const result = set.resolve({ id, name }, wouldCreate);
@@ -98,17 +93,23 @@ async function resolveReferences(
       }
       return result.id;
     };
-    const categoryId = one(
-      categories,
-      r.CategoryId != null ? 'CategoryId' : 'Category',
-      r.CategoryId,
-      r.Category,
-    );
-    const brandId = one(brands, r.BrandId != null ? 'BrandId' : 'Brand', r.BrandId, r.Brand);
+    let categoryId: number | null;
+    if (r.CategoryPath != null) {
+      const result = refs.categoryPaths.resolve(r.CategoryPath, wouldCreate);
+      categoryId = 'problem' in result ? null : result.id;
+      if ('problem' in result) fail(row, 'CategoryPath', result.problem);
+    } else
+      categoryId = one(
+        refs.categories,
+        r.CategoryId != null ? 'CategoryId' : 'Category',
+        r.CategoryId,
+        r.Category,
+      );
+    const brandId = one(refs.brands, r.BrandId != null ? 'BrandId' : 'Brand', r.BrandId, r.Brand);
     const prices: Resolved['prices'] = [];
     (r.Prices ?? []).forEach((p, i) => {
       const field = `Prices.${i}.${p.PriceTypeId != null ? 'PriceTypeId' : 'PriceTypeSymbol'}`;
-      const typeId = one(priceTypes, field, p.PriceTypeId, p.PriceTypeSymbol);
+      const typeId = one(refs.priceTypes, field, p.PriceTypeId, p.PriceTypeSymbol);
       if (typeId === null) return;
       if (typeId !== 0 && prices.some((q) => q.typeId === typeId))
         fail(row, field, `price type ${typeId} is given twice; one price per type`);
@@ -117,7 +118,7 @@ async function resolveReferences(
     const attributes: Resolved['attributes'] = [];
     (r.DynamicAttributes ?? []).forEach((a, i) => {
       const field = `DynamicAttributes.${i}.${a.TypeId != null ? 'TypeId' : 'TypeName'}`;
-      const typeId = one(types, field, a.TypeId, a.TypeName);
+      const typeId = one(refs.types, field, a.TypeId, a.TypeName);
       if (typeId === null) return;
       if (typeId !== 0 && attributes.some((b) => b.typeId === typeId))
         fail(row, field, `type ${typeId} is given twice; an item has one value per type`);
@@ -125,10 +126,20 @@ async function resolveReferences(
     });
     const tagIds = new Set<number>();
     (r.Tags ?? []).forEach((t, i) => {
-      const tagId = one(tags, `Tags.${i}.${t.Id != null ? 'Id' : 'Name'}`, t.Id, t.Name);
+      const tagId = one(refs.tags, `Tags.${i}.${t.Id != null ? 'Id' : 'Name'}`, t.Id, t.Name);
       if (tagId !== null) tagIds.add(tagId);
     });
-    resolved.push({ row, record: r, categoryId, brandId, prices, attributes, tagIds: [...tagIds] });
+    const assets = refs.assets.resolve(r.Assets, row.problems);
+    resolved.push({
+      row,
+      record: r,
+      categoryId,
+      brandId,
+      prices,
+      attributes,
+      tagIds: [...tagIds],
+      assets,
+    });
   }
   return resolved;
 }
@@ -220,6 +231,16 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
       `insert into item_tags (tenant_id, item_id, tag_id) select $1, i, t from unnest($2::int[], $3::int[]) as x(i, t)`,
       [tenantId, tags.map((t) => t.item), tags.map((t) => t.tag)],
     );
+
+  // Before the items too (migration 0190), so that the relations' event trigger finds no item
+  // to send again: the items' insert sends each one's event.
+  await addRelations(
+    sql,
+    tenantId,
+    'items',
+    good.flatMap((g) => g.assets.map((a) => ({ ...a, entityId: g.row.itemId! }))),
+    true,
+  );
 
   const col = <T>(f: (g: Resolved) => T) => good.map(f);
   // The documents and facet arrays are built here for the whole chunk (the trigger keeps them,

@@ -1,40 +1,87 @@
-// The checks of one import record that need no database: its shape (the ImportRecord schema,
-// with the same limits as the item routes) and the rules between its fields.
+// The checks of one import record that need no database: its shape (the schema of its record
+// type, with the same limits as the routes) and the rules between its fields.
 import { Ajv } from 'ajv';
 import { validationErrors } from '../../../domain/validation-issues.ts';
 import type { FieldError } from '../../../domain/domain-error.ts';
-import { ImportRecord } from './import-schemas.ts';
+import { REFERENCE_RECORDS, type ReferenceRecord } from './import-reference-schemas.ts';
+import { ImportRecord, type ImportAsset } from './import-schemas.ts';
 
-const validate = new Ajv({ allErrors: true, strict: false, coerceTypes: false }).compile(
-  ImportRecord,
-);
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
+const validators = {
+  Item: ajv.compile(ImportRecord),
+  ...Object.fromEntries(
+    Object.entries(REFERENCE_RECORDS).map(([type, schema]) => [type, ajv.compile(schema)]),
+  ),
+} as Record<string, ReturnType<typeof ajv.compile>>;
+export const RECORD_TYPES = Object.keys(validators);
 
-/** One of two fields naming the same thing (by id or by name), never both. */
+const FIELDS: Record<string, Set<string>> = {
+  Item: new Set(Object.keys(ImportRecord.properties)),
+  ...Object.fromEntries(
+    Object.entries(REFERENCE_RECORDS).map(([type, schema]) => [
+      type,
+      new Set(Object.keys(schema.properties)),
+    ]),
+  ),
+};
+
+/** Whether records of `type` (absent: Item) have the field; false for an unknown type. */
+export const hasField = (type: unknown, field: string): boolean =>
+  FIELDS[typeof type === 'string' ? type : 'Item']?.has(field) ?? false;
+
+/** An item record, or one of the catalog's other resources. */
+export type AnyRecord = ImportRecord | ReferenceRecord;
+
+export const isItem = (record: AnyRecord): record is ImportRecord =>
+  record.RecordType === undefined || record.RecordType === 'Item';
+
+/** Fields naming the same thing in different ways: at most one (exactly one when required). */
 function oneOf(
   problems: FieldError[],
   field: string,
   value: Record<string, unknown>,
-  byId: string,
-  byName: string,
+  names: string[],
   required: boolean,
 ) {
-  const hasId = value[byId] != null;
-  const hasName = value[byName] != null;
-  if (hasId && hasName)
-    problems.push({ Field: `${field}${byName}`, Message: `give ${byId} or ${byName}, not both` });
-  else if (required && !hasId && !hasName)
-    problems.push({ Field: `${field}${byId}`, Message: `give ${byId} or ${byName}` });
+  const given = names.filter((name) => value[name] != null);
+  if (given.length > 1)
+    problems.push({
+      Field: `${field}${given[1]}`,
+      Message: `give ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, ${names.length > 2 ? 'only one' : 'not both'}`,
+    });
+  else if (required && given.length === 0)
+    problems.push({ Field: `${field}${names[0]}`, Message: `give ${names.join(' or ')}` });
 }
 
-/** The record's problems; none means it is an ImportRecord that may be written. */
+function checkAssets(problems: FieldError[], assets: ImportAsset[] | undefined) {
+  assets?.forEach((asset, i) =>
+    oneOf(problems, `Assets.${i}.`, asset, ['AssetId', 'Sha256'], true),
+  );
+}
+
+/** The record's problems; none means it is a record of its type that may be written. */
 export function checkRecord(value: Record<string, unknown>): FieldError[] {
+  const type = value.RecordType ?? 'Item';
+  const validate = typeof type === 'string' ? validators[type] : undefined;
+  if (!validate)
+    return [{ Field: 'RecordType', Message: `must be one of ${RECORD_TYPES.join(', ')}` }];
   if (!validate(value)) return validationErrors(validate.errors ?? [], '(record)');
-  const record = value as ImportRecord;
   const problems: FieldError[] = [];
-  oneOf(problems, '', value, 'CategoryId', 'Category', false);
-  oneOf(problems, '', value, 'BrandId', 'Brand', false);
+  const record = value as AnyRecord;
+  if (record.RecordType === 'Category') {
+    const keys = new Set<string>();
+    record.CategoryMetadata?.forEach((pair, i) => {
+      if (keys.has(pair.Key))
+        problems.push({ Field: `CategoryMetadata.${i}.Key`, Message: 'is given twice' });
+      keys.add(pair.Key);
+    });
+  }
+  if ('Assets' in record) checkAssets(problems, record.Assets);
+  if (!isItem(record)) return problems;
+  oneOf(problems, '', value, ['CategoryId', 'Category', 'CategoryPath'], false);
+  oneOf(problems, '', value, ['BrandId', 'Brand'], false);
   record.Prices?.forEach((price, i) => {
-    oneOf(problems, `Prices.${i}.`, price, 'PriceTypeId', 'PriceTypeSymbol', true);
+    oneOf(problems, `Prices.${i}.`, price, ['PriceTypeId', 'PriceTypeSymbol'], true);
     if (price.DiscountPrice != null && price.DiscountPrice > price.NormalPrice)
       problems.push({
         Field: `Prices.${i}.DiscountPrice`,
@@ -42,8 +89,8 @@ export function checkRecord(value: Record<string, unknown>): FieldError[] {
       });
   });
   record.DynamicAttributes?.forEach((attribute, i) =>
-    oneOf(problems, `DynamicAttributes.${i}.`, attribute, 'TypeId', 'TypeName', true),
+    oneOf(problems, `DynamicAttributes.${i}.`, attribute, ['TypeId', 'TypeName'], true),
   );
-  record.Tags?.forEach((tag, i) => oneOf(problems, `Tags.${i}.`, tag, 'Id', 'Name', true));
+  record.Tags?.forEach((tag, i) => oneOf(problems, `Tags.${i}.`, tag, ['Id', 'Name'], true));
   return problems;
 }

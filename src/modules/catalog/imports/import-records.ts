@@ -3,13 +3,15 @@
 // record-splitter.ts so that memory stays bounded by one record of at most maxRecordBytes (the
 // caller takes records in chunks). A longer record is not read: it fails alone, naming its line.
 // The CSV layout (docs/api.md): a header row naming columns of the record; Prices,
-// DynamicAttributes and Tags hold the JSON of the same arrays as JSONL; an empty cell is an
-// absent field.
+// DynamicAttributes, Tags, CategoryPath, CategoryMetadata and Assets hold the JSON of the same
+// arrays as JSONL; an empty cell is an absent field, except that a quoted empty cell ("") is an
+// empty text in the columns whose text may be empty.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { FieldError } from '../../../domain/domain-error.ts';
 import { restoreFormula } from '../csv-formulas.ts';
+import { hasField } from './import-record-check.ts';
 import type { ImportFormat } from './import-schemas.ts';
 import { splitRecords, type RawRecord } from './record-splitter.ts';
 
@@ -90,28 +92,40 @@ function parseJsonLine(text: string): Pick<SourceRecord, 'value' | 'problems'> {
   return { value: value as Record<string, unknown> };
 }
 
-/** CSV columns and how a cell's text becomes the record's value. */
-const CSV_COLUMNS: Record<string, 'text' | 'number' | 'boolean' | 'json'> = {
+/**
+ * CSV columns and how a cell's text becomes the record's value. `text?`: a text that may be
+ * empty, so that a quoted empty cell is an empty text there (elsewhere it is absent, as an
+ * unquoted one: a file that quotes every cell still imports as before).
+ */
+const CSV_COLUMNS: Record<string, 'text' | 'text?' | 'number' | 'boolean' | 'json'> = {
+  RecordType: 'text',
   SKU: 'text',
   RFID: 'text',
   UUID: 'text',
   Name: 'text',
   Title: 'text',
   Model: 'text',
-  ShortDescription: 'text',
-  LongDescription: 'text',
+  ShortDescription: 'text?',
+  LongDescription: 'text?',
   ItemStatusId: 'number',
   InStock: 'boolean',
   PublicWebLink: 'text',
   Rating: 'number',
   CategoryId: 'number',
   Category: 'text',
+  CategoryPath: 'json',
   BrandId: 'number',
   Brand: 'text',
   GroupKey: 'text',
   Prices: 'json',
   DynamicAttributes: 'json',
   Tags: 'json',
+  Assets: 'json',
+  CategoryMetadata: 'json',
+  Tag: 'text',
+  Description: 'text?',
+  PriceTypeSymbol: 'text',
+  TypeName: 'text',
 };
 export const CSV_COLUMN_NAMES = Object.keys(CSV_COLUMNS);
 
@@ -149,18 +163,25 @@ async function* csvRecords(
   // it is given, where an over-long record is shorter), by the line it ends on.
   const ends = new Map<number, number>();
   const text = Readable.from(csvText(splitRecords(source, maxRecordBytes, true), marker, ends));
-  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true });
+  const parser = parse({
+    bom: true,
+    info: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    // An empty cell is absent (null) unless quoted: "" is an empty text.
+    cast: (value, context) => (value === '' && !context.quoting ? null : value),
+  });
   text.on('error', (error) => parser.destroy(error));
   text.pipe(parser);
   let header: string[] | undefined;
   let index = 0;
-  const overLongBytes = (record: string[]) =>
-    record.length === 1 && record[0]!.startsWith(marker)
-      ? Number(record[0]!.slice(marker.length).trim())
+  const overLongBytes = (record: (string | null)[]) =>
+    record.length === 1 && record[0]?.startsWith(marker)
+      ? Number(record[0].slice(marker.length).trim())
       : undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
+      record: (string | null)[];
       info: { lines: number };
     }>) {
       const bytes = ends.get(info.lines) ?? 0;
@@ -174,7 +195,7 @@ async function* csvRecords(
           throw new ImportFileError(
             `line ${info.lines}: the header row is ${tooLong} bytes long, over the ${maxRecordBytes} bytes a record may have (IMPORT_MAX_RECORD_BYTES)`,
           );
-        header = record.map((name) => name.trim());
+        header = record.map((name) => (name ?? '').trim());
         const unknown = header.filter((name) => !(name in CSV_COLUMNS));
         if (unknown.length > 0)
           throw new ImportFileError(
@@ -201,7 +222,10 @@ async function* csvRecords(
   }
 }
 
-function csvRecord(header: string[], cells: string[]): Pick<SourceRecord, 'value' | 'problems'> {
+function csvRecord(
+  header: string[],
+  cells: (string | null)[],
+): Pick<SourceRecord, 'value' | 'problems'> {
   if (cells.length !== header.length)
     return {
       problems: [
@@ -214,10 +238,10 @@ function csvRecord(header: string[], cells: string[]): Pick<SourceRecord, 'value
   const value: Record<string, unknown> = {};
   const problems: FieldError[] = [];
   header.forEach((column, i) => {
-    const cell = cells[i]!;
-    if (cell === '') return;
+    const cell = cells[i] ?? null;
     const kind = CSV_COLUMNS[column]!;
-    if (kind === 'text') value[column] = restoreFormula(cell);
+    if (cell === null || (cell === '' && kind !== 'text?')) return;
+    if (kind === 'text' || kind === 'text?') value[column] = restoreFormula(cell);
     else if (kind === 'number')
       value[column] = /^\s*-?\d+(\.\d+)?\s*$/.test(cell) ? Number(cell) : cell;
     else if (kind === 'boolean') {
@@ -231,5 +255,9 @@ function csvRecord(header: string[], cells: string[]): Pick<SourceRecord, 'value
       }
     }
   });
+  // A quoted empty cell is an empty text only in a field of the row's record type: a file that
+  // quotes every cell has "" in the columns of the other types.
+  for (const column of header)
+    if (value[column] === '' && !hasField(value.RecordType ?? 'Item', column)) delete value[column];
   return problems.length > 0 ? { problems } : { value };
 }

@@ -1,9 +1,12 @@
 // Resolves the references of a chunk's records to ids, by id or by name, in one query per kind:
-// categories, brands, tags, dynamic attribute types and price types. Names are matched as the
-// tables' unique indexes compare them (case-insensitively; a price type by its exact symbol).
-// Missing names are created when the import asks for it (only when writing: a validation pass
-// only tells whether they would be).
+// categories, brands, tags, dynamic attribute types and price types (and, in ChunkReferences,
+// category paths and assets). Names are matched as the tables' unique indexes compare them
+// (case-insensitively; a price type by its exact symbol). Missing names are created when the
+// import asks for it (only when writing: a validation pass only tells whether they would be).
 import type { RawSql } from '../../../db/database.ts';
+import { AssetSet, type FindAssets } from './import-assets.ts';
+import { CategoryTree } from './import-categories.ts';
+import type { AnyRecord } from './import-record-check.ts';
 
 interface ReferenceKind {
   table: string;
@@ -11,7 +14,7 @@ interface ReferenceKind {
   column: string;
   /** Names are compared lower-cased (the table's unique index does so). */
   folded: boolean;
-  /** The insert of missing names: $1 tenant, $2 names, $3 descriptions (tags). */
+  /** The insert of missing names: $1 tenant, $2 names, $3 descriptions (tags, price types). */
   create: string;
 }
 
@@ -47,8 +50,9 @@ export const REFERENCE_KINDS = {
     table: 'price_types',
     column: 'symbol',
     folded: false,
-    create:
-      'insert into price_types (tenant_id, description, symbol) select $1, n, n from unnest($2::text[]) n',
+    // Without a PriceType record's Description, the symbol is the description.
+    create: `insert into price_types (tenant_id, description, symbol)
+             select $1, coalesce(d, n), n from unnest($2::text[], $3::text[]) as x(n, d)`,
   },
 } satisfies Record<string, ReferenceKind>;
 export type ReferenceKindName = keyof typeof REFERENCE_KINDS;
@@ -78,9 +82,12 @@ export class ReferenceSet {
     this.ids.add(id);
   }
 
+  /** A name the chunk refers to; the first description given for it is the one created. */
   addName(name: string, description: string | null = null): void {
     const key = this.key(name);
-    if (!this.names.has(key)) this.names.set(key, { name, description });
+    const known = this.names.get(key);
+    if (!known) this.names.set(key, { name, description });
+    else if (known.description === null) known.description = description;
   }
 
   /** Looks every id and name up; creates missing names first when `create`. */
@@ -132,5 +139,71 @@ export class ReferenceSet {
     if (ids.length > 1)
       return { problem: `${ids.length} ${this.label}s are named "${name}"; give the id` };
     return { id: ids[0]! };
+  }
+}
+
+/**
+ * Every reference of one chunk's records, of every kind, looked up together (one query per kind,
+ * one per level of the category paths, one for the assets), missing ones created first when
+ * `create`.
+ */
+export class ChunkReferences {
+  readonly categories = new ReferenceSet('category', 'category');
+  readonly categoryPaths = new CategoryTree();
+  readonly brands = new ReferenceSet('brand', 'brand');
+  readonly tags = new ReferenceSet('tag', 'tag');
+  readonly types = new ReferenceSet('attributeType', 'dynamic attribute type');
+  readonly priceTypes = new ReferenceSet('priceType', 'price type');
+  readonly assets = new AssetSet();
+
+  add(record: AnyRecord): void {
+    switch (record.RecordType) {
+      case 'Category':
+        this.categoryPaths.add(record.CategoryPath, {
+          shortDescription: record.ShortDescription,
+          longDescription: record.LongDescription,
+        });
+        this.assets.add(record.Assets);
+        return;
+      case 'Brand':
+        this.brands.addName(record.Brand);
+        this.assets.add(record.Assets);
+        return;
+      case 'Tag':
+        this.tags.addName(record.Tag, record.Description ?? null);
+        return;
+      case 'PriceType':
+        this.priceTypes.addName(record.PriceTypeSymbol, record.Description ?? null);
+        return;
+      case 'AttributeType':
+        this.types.addName(record.TypeName);
+        return;
+    }
+    if (record.CategoryId != null) this.categories.addId(record.CategoryId);
+    if (record.Category != null) this.categories.addName(record.Category);
+    if (record.CategoryPath != null) this.categoryPaths.add(record.CategoryPath);
+    if (record.BrandId != null) this.brands.addId(record.BrandId);
+    if (record.Brand != null) this.brands.addName(record.Brand);
+    for (const t of record.Tags ?? []) {
+      if (t.Id != null) this.tags.addId(t.Id);
+      else this.tags.addName(t.Name!, t.Description ?? null);
+    }
+    for (const a of record.DynamicAttributes ?? []) {
+      if (a.TypeId != null) this.types.addId(a.TypeId);
+      else this.types.addName(a.TypeName!);
+    }
+    for (const p of record.Prices ?? []) {
+      if (p.PriceTypeId != null) this.priceTypes.addId(p.PriceTypeId);
+      else this.priceTypes.addName(p.PriceTypeSymbol!);
+    }
+    this.assets.add(record.Assets);
+  }
+
+  async load(sql: RawSql, tenantId: number, create: boolean, findAssets: FindAssets) {
+    // The paths before the names: a root category a path creates is then found by its name.
+    await this.categoryPaths.load(sql, tenantId, create);
+    for (const set of [this.categories, this.brands, this.tags, this.types, this.priceTypes])
+      await set.load(sql, tenantId, create);
+    await this.assets.load(sql, tenantId, findAssets);
   }
 }

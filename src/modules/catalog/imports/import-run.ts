@@ -4,13 +4,13 @@
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
 import { DomainError, type FieldError } from '../../../domain/domain-error.ts';
-import type { AssetFiles } from '../catalog-assets.ts';
+import type { BulkAssets } from '../catalog-assets.ts';
 import { JobLease } from '../job-lease.ts';
 import { settleChunk, type ChunkRow } from './import-chunk.ts';
 import { toJob, type ImportJobs, type ImportRow } from './import-jobs.ts';
-import { checkRecord } from './import-record-check.ts';
+import { checkRecord, type AnyRecord } from './import-record-check.ts';
 import { ImportFileError, readRecords, type SourceRecord } from './import-records.ts';
-import type { ImportJob, ImportRecord } from './import-schemas.ts';
+import type { ImportJob } from './import-schemas.ts';
 
 /** Records per transaction: large enough for set-based writes, small enough to keep locks short. */
 export const CHUNK_RECORDS = 1000;
@@ -32,13 +32,13 @@ export interface ImportRunOptions {
 
 export class ImportRunner {
   private readonly db: DatabaseHandle;
-  private readonly files: AssetFiles;
+  private readonly files: BulkAssets;
   private readonly jobs: ImportJobs;
   private readonly options: ImportRunOptions;
   private stopping = false;
   private readonly running = new Set<Promise<unknown>>();
 
-  constructor(db: DatabaseHandle, files: AssetFiles, jobs: ImportJobs, options: ImportRunOptions) {
+  constructor(db: DatabaseHandle, files: BulkAssets, jobs: ImportJobs, options: ImportRunOptions) {
     this.db = db;
     this.files = files;
     this.jobs = jobs;
@@ -172,7 +172,13 @@ export class ImportRunner {
     return this.db.rawTransaction(async (sql) => {
       await settleChunk(
         sql,
-        { tenantId: row.tenant_id, importId: row.id, createMissing: row.create_missing, mode },
+        {
+          tenantId: row.tenant_id,
+          importId: row.id,
+          createMissing: row.create_missing,
+          mode,
+          findAssets: (sql, tenantId, keys) => this.files.find(sql, tenantId, keys),
+        },
         chunk,
       );
       const failed = chunk.filter((r) => r.problems.length > 0);
@@ -222,7 +228,7 @@ function chunkRow(source: SourceRecord): ChunkRow {
   }
   return problems.length > 0
     ? { source, problems }
-    : { source, record: source.value as ImportRecord, problems };
+    : { source, record: source.value as AnyRecord, problems };
 }
 
 async function saveResults(
@@ -235,7 +241,9 @@ async function saveResults(
     JSON.stringify(
       r.problems.length > 0
         ? { Line: r.source.line, Status: 'Failed', Errors: r.problems }
-        : { Line: r.source.line, Status: 'Written', ItemId: r.itemId },
+        : r.settled
+          ? { Line: r.source.line, Status: 'Written', [r.settled.field]: r.settled.id }
+          : { Line: r.source.line, Status: 'Written', ItemId: r.itemId },
     ),
   );
   await sql.query(

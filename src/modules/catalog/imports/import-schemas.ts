@@ -44,8 +44,44 @@ export const ImportTag = Type.Object(
 
 const ByName = () => Type.Optional(Nullable(ShortText()));
 
+/** A category by the names on its way from the root (siblings told apart by name). */
+export const CategoryPath = Type.Array(ShortText(), {
+  minItems: 1,
+  maxItems: 100,
+  description: 'The names from the root category down to this one.',
+});
+
+// An asset is named by its id in this tenant, or by its content: assets are not copied by an
+// import, so an exported file names them by what survives a copy (the bytes and the file name).
+export const ImportAsset = Type.Object(
+  {
+    AssetId: Type.Optional(Id('The asset by id (in the tenant imported into).')),
+    Sha256: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-fA-F]{64}$',
+        description: "The asset by its bytes' SHA-256 (hex; the ETag of its AssetUrl).",
+      }),
+    ),
+    FileName: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: 'Must be the asset’s, if given.' }),
+    ),
+    MimeType: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: 'Must be the asset’s, if given.' }),
+    ),
+    IsDefault: Type.Optional(
+      Type.Boolean({ description: 'The default of its kind (image, video, document).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ImportAsset = Static<typeof ImportAsset>;
+export const ImportAssets = Type.Array(ImportAsset, { maxItems: 1000 });
+
 export const ImportRecord = Type.Object(
   {
+    RecordType: Type.Optional(
+      Type.Literal('Item', { description: 'Absent or Item: an item (other record types below).' }),
+    ),
     SKU: item.SKU,
     RFID: item.RFID,
     UUID: item.UUID,
@@ -60,6 +96,7 @@ export const ImportRecord = Type.Object(
     Rating: item.Rating,
     CategoryId: item.CategoryId,
     Category: ByName(),
+    CategoryPath: Type.Optional(CategoryPath),
     BrandId: item.BrandId,
     Brand: ByName(),
     GroupKey: Type.Optional(
@@ -68,6 +105,7 @@ export const ImportRecord = Type.Object(
     Prices: Type.Optional(Type.Array(ImportPrice, { maxItems: 1000 })),
     DynamicAttributes: Type.Optional(Type.Array(ImportAttribute, { maxItems: 1000 })),
     Tags: Type.Optional(Type.Array(ImportTag, { maxItems: 1000 })),
+    Assets: Type.Optional(ImportAssets),
   },
   { additionalProperties: false },
 );

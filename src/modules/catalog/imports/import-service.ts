@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { DomainError } from '../../../domain/domain-error.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
-import type { AssetFiles } from '../catalog-assets.ts';
+import type { BulkAssets } from '../catalog-assets.ts';
 import { orphanedJobs } from '../job-lease.ts';
 import { formatOfMimeType, formatRequired, MIME_TYPE_OF_FORMAT } from './import-formats.ts';
 import { ImportJobs, toJob } from './import-jobs.ts';
@@ -26,7 +26,7 @@ export interface ImportServiceOptions {
 
 export class ImportService {
   private readonly db: DatabaseHandle;
-  private readonly files: AssetFiles;
+  private readonly files: BulkAssets;
   private readonly queue: JobQueue;
   private readonly options: ImportServiceOptions;
   private readonly jobs: ImportJobs;
@@ -34,7 +34,7 @@ export class ImportService {
 
   constructor(
     db: DatabaseHandle,
-    files: AssetFiles,
+    files: BulkAssets,
     queue: JobQueue,
     options: ImportServiceOptions,
   ) {

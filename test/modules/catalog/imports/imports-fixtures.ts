@@ -42,7 +42,13 @@ export interface RowResult {
   Line: number;
   Status: 'Written' | 'Failed';
   ItemId?: number;
-  Errors?: { Field: string; Message: string }[];
+  /** A written record of another type: the resource it named. */
+  CategoryId?: number;
+  BrandId?: number;
+  TagId?: number;
+  PriceTypeId?: number;
+  TypeId?: number;
+  Errors?: { Field: string; Message: string; Code?: string }[];
 }
 
 export const IMPORTS = '/private/catalog/imports';
