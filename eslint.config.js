@@ -3,7 +3,16 @@ import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'bench/results/', 'coverage/', 'console/dist/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'bench/results/',
+      'coverage/',
+      'console/dist/',
+      'clients/typescript/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

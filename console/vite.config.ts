@@ -1,12 +1,14 @@
 // Builds the web console into console/dist, served by the server at /console/ on tenant hosts
 // (src/modules/console). `npm run build` runs it; `npm start` runs it when dist/ is stale.
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
   root: import.meta.dirname,
   base: '/console/',
   plugins: [react()],
+  // The API client (clients/typescript, an npm workspace) from its TypeScript sources.
+  resolve: { conditions: ['@omnichannel/source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,21 +1,24 @@
-// Calls to the tenant's API from the console: the member's bearer token, the versioned Accept
-// header the API asks for (contract §2), and every failure turned into an ApiFailure carrying
-// the error body's FriendlyDescription (contract §4), which the pages show as is.
+// Calls to the tenant's API from the console, through the generated client
+// (@omnichannel/management-client): the member's bearer token, the versioned Accept header the
+// API asks for (contract §2), and every failure turned into an ApiFailure carrying the error
+// body's FriendlyDescription (contract §4), which the pages show as is.
+import {
+  ACCEPT,
+  ApiError,
+  asErrorBody,
+  createManagementClient,
+  ok,
+  type CallResult,
+  type DataOf,
+  type ErrorBody,
+  type paths,
+} from '@omnichannel/management-client';
 import { currentSession, refreshSession, startSignIn } from './auth.ts';
-
-export const ACCEPT = 'application/vnd.xomni.api-v4-0';
-
-export interface ErrorBody {
-  FriendlyDescription?: string;
-  Code?: string;
-  IdentifierGuid?: string;
-  Errors?: { Field: string; Message: string }[];
-}
 
 export class ApiFailure extends Error {
   readonly status: number;
-  readonly body: ErrorBody;
-  constructor(status: number, body: ErrorBody) {
+  readonly body: Partial<ErrorBody>;
+  constructor(status: number, body: Partial<ErrorBody> = {}) {
     const details = body.Errors?.length
       ? ` (${body.Errors.map((e) => `${e.Field}: ${e.Message}`).join('; ')})`
       : '';
@@ -23,23 +26,6 @@ export class ApiFailure extends Error {
     this.status = status;
     this.body = body;
   }
-}
-
-export interface RequestOptions {
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined | null>;
-  /** Raw body sent as is (uploads), with its own Content-Type. */
-  raw?: { data: Blob; type: string };
-}
-
-export function withQuery(path: string, query?: RequestOptions['query']): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
 }
 
 async function accessToken(): Promise<string> {
@@ -50,72 +36,92 @@ async function accessToken(): Promise<string> {
   return startSignIn();
 }
 
-async function errorOf(response: Response): Promise<ApiFailure> {
-  const body = (await response.json().catch(() => ({}))) as ErrorBody;
-  return new ApiFailure(response.status, body);
+/**
+ * The member's token on every call. Expired or revoked (401): one new token from the refresh
+ * token and the call once more, else the sign-in page.
+ */
+async function sendSignedIn(request: Request): Promise<Response> {
+  const again = request.clone();
+  request.headers.set('Authorization', `Bearer ${await accessToken()}`);
+  const response = await fetch(request);
+  if (response.status !== 401) return response;
+  const renewed = await refreshSession();
+  if (!renewed) return startSignIn();
+  again.headers.set('Authorization', `Bearer ${renewed.accessToken}`);
+  return fetch(again);
 }
 
-export async function api<T>(
-  method: string,
-  path: string,
-  options: RequestOptions = {},
-): Promise<T> {
-  const send = async (token: string) => {
-    const headers: Record<string, string> = { Accept: ACCEPT, Authorization: `Bearer ${token}` };
-    let body: BodyInit | undefined;
-    if (options.raw) {
-      headers['Content-Type'] = options.raw.type;
-      body = options.raw.data;
-    } else if (options.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(options.body);
-    }
-    return fetch(withQuery(path, options.query), { method, headers, body });
-  };
-  let response = await send(await accessToken());
-  if (response.status === 401) {
-    // Expired or revoked: one new token from the refresh token, else sign in again.
-    const renewed = await refreshSession();
-    if (!renewed) return startSignIn();
-    response = await send(renewed.accessToken);
+/** The typed client of this tenant's API (same origin as the console). */
+export const client = createManagementClient({ baseUrl: location.origin, fetch: sendSignedIn });
+
+/**
+ * The data of a call's answer, or its failure as an ApiFailure:
+ * `const item = await call(client.GET('/private/catalog/item/{id}', …))`.
+ */
+export function call<Result extends CallResult<unknown>>(
+  request: Promise<Result>,
+): Promise<DataOf<Result>>;
+export async function call(request: Promise<CallResult<unknown>>): Promise<unknown> {
+  try {
+    return await ok(request);
+  } catch (error) {
+    throw failureOf(error);
   }
-  if (!response.ok) throw await errorOf(response);
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** A file upload with progress (fetch cannot report upload progress; XMLHttpRequest can). */
-export async function upload<T>(
-  path: string,
+/** The client's ApiError as the console shows it (the error body's own words). */
+export function failureOf(error: unknown): unknown {
+  return error instanceof ApiError ? new ApiFailure(error.status, error.body) : error;
+}
+
+type Asset =
+  paths['/management/storage/asset/raw']['post']['responses'][201]['content']['application/json'];
+
+/** An answer of the raw upload, checked (XMLHttpRequest parses JSON into an untyped value). */
+function isAsset(value: unknown): value is Asset {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'Id' in value &&
+    typeof value.Id === 'number' &&
+    'FileName' in value &&
+    typeof value.FileName === 'string' &&
+    'MimeType' in value &&
+    typeof value.MimeType === 'string' &&
+    'Size' in value &&
+    typeof value.Size === 'number' &&
+    'AssetUrl' in value &&
+    typeof value.AssetUrl === 'string'
+  );
+}
+
+/**
+ * An asset uploaded from a file with progress (fetch cannot report upload progress;
+ * XMLHttpRequest can), as POST /management/storage/asset/raw.
+ */
+export async function uploadAsset(
   file: File,
   onProgress: (fraction: number) => void,
-): Promise<T> {
+): Promise<Asset> {
   const token = await accessToken();
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<Asset>((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', path);
+    request.open('POST', `/management/storage/asset/raw?fileName=${encodeURIComponent(file.name)}`);
     request.setRequestHeader('Accept', ACCEPT);
     request.setRequestHeader('Authorization', `Bearer ${token}`);
     request.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
+    // The key lets a retry of this upload answer the stored asset instead of storing it twice.
+    request.setRequestHeader('Idempotency-Key', crypto.randomUUID());
+    request.responseType = 'json';
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     };
     request.onload = () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(request.responseText);
-      } catch {
-        body = {};
-      }
-      if (request.status >= 200 && request.status < 300) resolve(body as T);
-      else reject(new ApiFailure(request.status, body as ErrorBody));
+      const body: unknown = request.response;
+      if (request.status >= 200 && request.status < 300 && isAsset(body)) resolve(body);
+      else reject(new ApiFailure(request.status, asErrorBody(body)));
     };
     request.onerror = () => reject(new Error('The upload was interrupted.'));
     request.send(file);
   });
-}
-
-export interface Page<T> {
-  Results: T[];
-  TotalCount: number;
 }

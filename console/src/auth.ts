@@ -1,6 +1,7 @@
 // Browser sign-in: OAuth 2.0 authorization code with PKCE (S256) against this tenant's own
 // /oauth/authorize and /oauth/token, as the public client `console`. The tokens live in
 // sessionStorage: they end with the tab, and no other site can read them.
+import { createManagementClient, type paths } from '@omnichannel/management-client';
 
 const CLIENT_ID = 'console';
 const SESSION_KEY = 'console.session';
@@ -20,12 +21,16 @@ interface PendingSignIn {
   returnTo: string;
 }
 
-interface TokenAnswer {
-  access_token: string;
-  refresh_token?: string;
-  expires_in: number;
-  scope?: string;
-}
+type TokenOperation = paths['/oauth/token']['post'];
+type TokenForm = TokenOperation['requestBody']['content']['application/x-www-form-urlencoded'];
+type TokenAnswer = TokenOperation['responses'][200]['content']['application/json'];
+
+/** The token endpoint, called without a token (the console is a public client). */
+const oauth = createManagementClient({ baseUrl: location.origin });
+const FORM = {
+  bodySerializer: (body: Record<string, string>) => new URLSearchParams(body).toString(),
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+};
 
 export const redirectUri = () => `${location.origin}/console/callback`;
 
@@ -82,20 +87,18 @@ export async function startSignIn(returnTo = location.pathname + location.search
   return new Promise<never>(() => {});
 }
 
-async function tokenRequest(form: Record<string, string>): Promise<TokenAnswer> {
-  const response = await fetch('/oauth/token', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-    body: new URLSearchParams({ client_id: CLIENT_ID, ...form }),
+async function tokenRequest(form: TokenForm): Promise<TokenAnswer> {
+  const { data, error, response } = await oauth.POST('/oauth/token', {
+    body: { client_id: CLIENT_ID, ...form },
+    ...FORM,
   });
-  const body = (await response.json().catch(() => ({}))) as Partial<TokenAnswer> & {
-    error?: string;
-    error_description?: string;
-  };
-  if (!response.ok || !body.access_token) {
-    throw new Error(body.error_description ?? body.error ?? `Sign-in failed (${response.status})`);
-  }
-  return body as TokenAnswer;
+  if (data) return data;
+  // The token endpoint's refusals are RFC 6749 bodies; other failures, the contract's error body.
+  const reason =
+    error && 'error' in error
+      ? (error.error_description ?? error.error)
+      : error?.FriendlyDescription;
+  throw new Error(reason ?? `Sign-in failed (${response.status})`);
 }
 
 /**
@@ -151,11 +154,9 @@ export async function signOut(): Promise<void> {
   sessionStorage.removeItem(SESSION_KEY);
   const token = session?.refreshToken ?? session?.accessToken;
   if (!token) return;
-  await fetch('/oauth/revoke', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token, client_id: CLIENT_ID }),
-  }).catch(() => undefined);
+  await oauth
+    .POST('/oauth/revoke', { body: { token, client_id: CLIENT_ID }, ...FORM })
+    .catch(() => undefined);
 }
 
 /** The claims of the access token (no check: the API checks it; the page only reads names). */

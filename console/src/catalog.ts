@@ -1,21 +1,33 @@
 // Catalog reference data the editors offer as choices: every brand, tag, price type, attribute
 // type and category (lists are read in pages of 1000, the API's largest).
-import { api, type Page } from './api.ts';
-import type { AttributeType, Category, Named, PriceType } from './types.ts';
+import {
+  pages,
+  type CallResult,
+  type ListPage,
+  type PageRange,
+} from '@omnichannel/management-client';
+import { call, client, failureOf } from './api.ts';
+import type { AttributeType, Brand, Category, PriceType, Tag } from './types.ts';
 
 /** Every entry of a list, or its first `max` (a map of 100,000 stores would help nobody). */
-export async function allPages<T>(path: string, max = Infinity): Promise<T[]> {
-  const all: T[] = [];
-  for (let skip = 0; ; skip += 1000) {
-    const take = Math.min(1000, max - all.length);
-    const page = await api<Page<T>>('GET', path, { query: { skip, take } });
-    all.push(...page.Results);
-    if (all.length >= Math.min(page.TotalCount, max) || page.Results.length === 0) return all;
+export async function allPages<Row>(
+  fetchPage: (range: PageRange) => Promise<CallResult<ListPage<Row>>>,
+  max = Infinity,
+): Promise<Row[]> {
+  const all: Row[] = [];
+  try {
+    for await (const row of pages(fetchPage, { take: Math.min(1000, max) })) {
+      all.push(row);
+      if (all.length >= max) break;
+    }
+  } catch (error) {
+    throw failureOf(error);
   }
+  return all;
 }
 
 export async function categoryTree(): Promise<Category[]> {
-  return (await api<{ Categories: Category[] }>('GET', '/private/catalog/categories')).Categories;
+  return (await call(client.GET('/private/catalog/categories'))).Categories;
 }
 
 /** The tree as a list in display order, each with its depth and path of names. */
@@ -34,8 +46,8 @@ export function flattenTree(
 }
 
 export interface CatalogChoices {
-  brands: Named[];
-  tags: Named[];
+  brands: Brand[];
+  tags: Tag[];
   priceTypes: PriceType[];
   attributeTypes: AttributeType[];
   categories: { category: Category; depth: number; path: string }[];
@@ -43,10 +55,12 @@ export interface CatalogChoices {
 
 export async function catalogChoices(): Promise<CatalogChoices> {
   const [brands, tags, priceTypes, attributeTypes, tree] = await Promise.all([
-    allPages<Named>('/private/catalog/brands'),
-    allPages<Named>('/private/catalog/tags'),
-    allPages<PriceType>('/private/catalog/pricetypes'),
-    allPages<AttributeType>('/private/catalog/dynamicattributetypes'),
+    allPages((range) => client.GET('/private/catalog/brands', { params: { query: range } })),
+    allPages((range) => client.GET('/private/catalog/tags', { params: { query: range } })),
+    allPages((range) => client.GET('/private/catalog/pricetypes', { params: { query: range } })),
+    allPages((range) =>
+      client.GET('/private/catalog/dynamicattributetypes', { params: { query: range } }),
+    ),
     categoryTree(),
   ]);
   return { brands, tags, priceTypes, attributeTypes, categories: flattenTree(tree) };

@@ -1,136 +1,37 @@
-// The wire shapes the console reads and writes (contract §5; PascalCase as on the wire).
+// The wire shapes the console reads, named after what they are: each is the generated client's
+// type of the answer that carries it (clients/typescript, from the OpenAPI document), so a
+// change of the document shows here at compile time.
+import type { paths } from '@omnichannel/management-client';
 
-export interface Price {
-  PriceId?: number;
-  NormalPrice: number;
-  DiscountPrice: number | null;
-  PriceTypeId: number;
-  PriceTypeSymbol?: string;
+/** The JSON answer of an operation with that status. */
+type Json<
+  Path extends keyof paths,
+  Method extends 'get' | 'post' | 'put',
+  Status extends number,
+> = paths[Path][Method] extends {
+  responses: { [S in Status]: { content: { 'application/json': infer Body } } };
 }
+  ? Body
+  : never;
 
-export interface DynamicAttribute {
-  TypeId: number;
-  TypeValueId?: number;
-  Value: string;
-  TypeName?: string;
-}
+type ResultOf<Page> = Page extends { Results: (infer Row)[] } ? Row : never;
 
-export interface Item {
-  Id: number;
-  SKU: string | null;
-  Name: string | null;
-  Title: string;
-  Model: string | null;
-  ShortDescription: string | null;
-  LongDescription: string | null;
-  ItemStatusId: number;
-  CategoryId: number | null;
-  BrandId: number | null;
-  DefaultItemId: number | null;
-  InStock: boolean | null;
-  Prices: Price[];
-  DynamicAttributes: DynamicAttribute[];
-  Tags: { Id: number; Name: string }[];
-}
-
-export interface Facet {
-  Id: number;
-  Name: string;
-  Count: number;
-}
-
-export interface SearchAnswer {
-  SearchResult: {
-    Items: Item[];
-    TotalItemCount: number;
-    StaticNavigation?: { Categories: Facet[]; Brands: Facet[]; Tags: Facet[] } | null;
-  };
-}
-
-export interface Category {
-  Id: number;
-  Name: string;
-  ShortDescription?: string | null;
-  LongDescription?: string | null;
-  ParentCategoryId: number | null;
-  CategoryTreeItems?: Category[];
-}
-
-export interface Named {
-  Id: number;
-  Name: string;
-}
-
-export interface AttributeType {
-  Id: number;
-  Description: string;
-}
-
-export interface PriceType {
-  Id: number;
-  Description: string;
-  PriceTypeSymbol: string;
-}
-
-export interface RelatedAsset {
-  AssetId: number;
-  AssetUrl: string;
-  MimeType: string;
-  FileName: string;
-  IsDefault: boolean;
-}
-
-export interface Asset {
-  Id: number;
-  FileName: string;
-  MimeType: string;
-  Size: number;
-  AssetUrl: string;
-}
-
-export interface Store {
-  Id: number;
-  Name: string;
-  Description: string | null;
-  Address: string | null;
-  Location: { Longitude: number; Latitude: number };
-}
-
-export interface PhysicalDevice {
-  DeviceId: string;
-  Description: string | null;
-  StoreId: number | null;
-  StoreName: string | null;
-}
-
-export interface App {
-  ApplicationId: string;
-  ApplicationSecret: string | null;
-  Name: string;
-  Description: string | null;
-  IsPredefined: boolean;
-  ApplicationTypeId: number;
-  ApplicationTypeDescription: string;
-  CreatedDate: string;
-}
-
-export interface Endpoint {
-  ServiceName: string;
-  ManagementPortalUrl: string | null;
-  Status: number;
-  ServiceTier: number;
-  AdminMail: string;
-  CreationDate: string;
-}
-
-export interface Role {
-  Id: string;
-  Description: string;
-}
-
-export interface Member {
-  Id: string;
-  Username: string;
-  Name: string;
-  Roles: Role[];
-}
+export type Item = Json<'/private/catalog/item/{id}', 'get', 200>;
+export type SearchAnswer = Json<'/private/catalog/items', 'post', 200>;
+export type Facet = NonNullable<SearchAnswer['SearchResult']['StaticNavigation']>['Brands'][number];
+export type Category = Json<'/private/catalog/categories', 'get', 200>['Categories'][number];
+export type Brand = Json<'/private/catalog/brand/{id}', 'get', 200>;
+export type Tag = Json<'/private/catalog/tag/{id}', 'get', 200>;
+export type AttributeType = Json<'/private/catalog/dynamicattributetypes/{id}', 'get', 200>;
+export type PriceType = Json<'/private/catalog/pricetype/{id}', 'get', 200>;
+export type RelatedAsset = Json<'/private/catalog/items/{id}/image', 'get', 200>[number];
+export type Store = Json<'/management/company/store/{id}', 'get', 200>;
+export type PhysicalDevice = Json<
+  '/management/company/physicaldevices/{physicalDeviceId}',
+  'get',
+  200
+>;
+export type App = Json<'/management/oauth/apps/{applicationId}', 'get', 200>;
+export type Endpoint = Json<'/management/integration/endpoint', 'get', 200>;
+export type Member = Json<'/management/security/members/{id}', 'get', 200>;
+export type Role = ResultOf<Json<'/management/security/roles', 'get', 200>>;

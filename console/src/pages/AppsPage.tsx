@@ -1,6 +1,6 @@
 // OAuth apps of the tenant: create one, rotate its secret (shown once), delete it.
 import { useState, type FormEvent } from 'react';
-import { api, type Page } from '../api.ts';
+import { call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
@@ -28,7 +28,7 @@ export default function AppsPage() {
   const editable = useAccess().can('apps', 'write');
   const [skip, setSkip] = useState(0);
   const list = useLoad(
-    () => api<Page<App>>('GET', '/management/oauth/apps', { query: { skip, take: TAKE } }),
+    () => call(client.GET('/management/oauth/apps', { params: { query: { skip, take: TAKE } } })),
     [skip],
   );
   const action = useAction();
@@ -38,13 +38,15 @@ export default function AppsPage() {
   const create = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      const app = await api<App>('POST', '/management/oauth/apps', {
-        body: {
-          Name: draft.Name.trim(),
-          Description: draft.Description.trim() || null,
-          ApplicationTypeId: Number(draft.ApplicationTypeId),
-        },
-      });
+      const app = await call(
+        client.POST('/management/oauth/apps', {
+          body: {
+            Name: draft.Name.trim(),
+            Description: draft.Description.trim() || null,
+            ApplicationTypeId: Number(draft.ApplicationTypeId),
+          },
+        }),
+      );
       setSecret(app);
       setDraft({ Name: '', Description: '', ApplicationTypeId: draft.ApplicationTypeId });
       list.reload();
@@ -54,12 +56,22 @@ export default function AppsPage() {
     void action.run(async () => {
       if (!confirm(`Rotate the secret of ${app.Name}? Its current secret and tokens stop working.`))
         return;
-      setSecret(await api<App>('POST', `/management/oauth/apps/${app.ApplicationId}/secret`));
+      setSecret(
+        await call(
+          client.POST('/management/oauth/apps/{applicationId}/secret', {
+            params: { path: { applicationId: app.ApplicationId } },
+          }),
+        ),
+      );
     });
   const remove = (app: App) =>
     void action.run(async () => {
       if (!confirm(`Delete the app ${app.Name}?`)) return;
-      await api('DELETE', `/management/oauth/apps/${app.ApplicationId}`);
+      await call(
+        client.DELETE('/management/oauth/apps/{applicationId}', {
+          params: { path: { applicationId: app.ApplicationId } },
+        }),
+      );
       list.reload();
     });
 

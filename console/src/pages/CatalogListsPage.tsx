@@ -1,7 +1,7 @@
 // Brands, tags, attribute types and price types: the same page shape for each (a paged table,
 // a create form, edit in place, delete), described by one entry of LISTS.
 import { useState, type FormEvent } from 'react';
-import { api, type Page } from '../api.ts';
+import { call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
@@ -14,59 +14,127 @@ import {
 } from '../components.tsx';
 import { useAccess } from '../session.tsx';
 
+type Row = Record<string, string | number | null> & { Id: number };
+type Values = Record<string, string>;
+
 interface ListKind {
   title: string;
   singular: string;
-  listPath: string;
-  /** Where POST creates one and `${itemPath}/{id}` reads, updates and deletes one. */
-  itemPath: string;
   fields: { name: string; label: string; required?: boolean }[];
+  /** The kind's operations, each through the typed client. */
+  list(skip: number, take: number): Promise<{ Results: Row[]; TotalCount: number }>;
+  create(values: Values): Promise<unknown>;
+  update(id: number, values: Values): Promise<unknown>;
+  remove(id: number): Promise<unknown>;
 }
+
+/** A required field as typed; an optional one, null when left empty. */
+const required = (values: Values, name: string) => values[name]?.trim() ?? '';
+const optional = (values: Values, name: string) => values[name]?.trim() || null;
 
 const LISTS: Record<string, ListKind> = {
   brands: {
     title: 'Brands',
     singular: 'brand',
-    listPath: '/private/catalog/brands',
-    itemPath: '/private/catalog/brand',
     fields: [{ name: 'Name', label: 'Name', required: true }],
+    list: (skip, take) =>
+      call(client.GET('/private/catalog/brands', { params: { query: { skip, take } } })),
+    create: (values) =>
+      call(client.POST('/private/catalog/brand', { body: { Name: required(values, 'Name') } })),
+    update: (id, values) =>
+      call(
+        client.PUT('/private/catalog/brand/{id}', {
+          params: { path: { id } },
+          body: { Name: required(values, 'Name') },
+        }),
+      ),
+    remove: (id) =>
+      call(client.DELETE('/private/catalog/brand/{id}', { params: { path: { id } } })),
   },
   tags: {
     title: 'Tags',
     singular: 'tag',
-    listPath: '/private/catalog/tags',
-    itemPath: '/private/catalog/tag',
     fields: [
       { name: 'Name', label: 'Name', required: true },
       { name: 'Description', label: 'Description' },
     ],
+    list: (skip, take) =>
+      call(client.GET('/private/catalog/tags', { params: { query: { skip, take } } })),
+    create: (values) =>
+      call(
+        client.POST('/private/catalog/tag', {
+          body: { Name: required(values, 'Name'), Description: optional(values, 'Description') },
+        }),
+      ),
+    update: (id, values) =>
+      call(
+        client.PUT('/private/catalog/tag/{id}', {
+          params: { path: { id } },
+          body: { Name: required(values, 'Name'), Description: optional(values, 'Description') },
+        }),
+      ),
+    remove: (id) => call(client.DELETE('/private/catalog/tag/{id}', { params: { path: { id } } })),
   },
   attributes: {
     title: 'Attribute types',
     singular: 'attribute type',
-    listPath: '/private/catalog/dynamicattributetypes',
-    itemPath: '/private/catalog/dynamicattributetypes',
     fields: [{ name: 'Description', label: 'Description', required: true }],
+    list: (skip, take) =>
+      call(
+        client.GET('/private/catalog/dynamicattributetypes', { params: { query: { skip, take } } }),
+      ),
+    create: (values) =>
+      call(
+        client.POST('/private/catalog/dynamicattributetypes', {
+          body: { Description: required(values, 'Description') },
+        }),
+      ),
+    update: (id, values) =>
+      call(
+        client.PUT('/private/catalog/dynamicattributetypes/{id}', {
+          params: { path: { id } },
+          body: { Description: required(values, 'Description') },
+        }),
+      ),
+    remove: (id) =>
+      call(
+        client.DELETE('/private/catalog/dynamicattributetypes/{id}', { params: { path: { id } } }),
+      ),
   },
   pricetypes: {
     title: 'Price types',
     singular: 'price type',
-    listPath: '/private/catalog/pricetypes',
-    itemPath: '/private/catalog/pricetype',
     fields: [
       { name: 'Description', label: 'Description', required: true },
       { name: 'PriceTypeSymbol', label: 'Symbol', required: true },
     ],
+    list: (skip, take) =>
+      call(client.GET('/private/catalog/pricetypes', { params: { query: { skip, take } } })),
+    create: (values) =>
+      call(
+        client.POST('/private/catalog/pricetype', {
+          body: {
+            Description: required(values, 'Description'),
+            PriceTypeSymbol: required(values, 'PriceTypeSymbol'),
+          },
+        }),
+      ),
+    update: (id, values) =>
+      call(
+        client.PUT('/private/catalog/pricetype/{id}', {
+          params: { path: { id } },
+          body: {
+            Description: required(values, 'Description'),
+            PriceTypeSymbol: required(values, 'PriceTypeSymbol'),
+          },
+        }),
+      ),
+    remove: (id) =>
+      call(client.DELETE('/private/catalog/pricetype/{id}', { params: { path: { id } } })),
   },
 };
 
 const TAKE = 50;
-type Row = Record<string, string | number | null> & { Id: number };
-
-const bodyOf = (kind: ListKind, values: Record<string, string>) =>
-  Object.fromEntries(
-    kind.fields.map((f) => [f.name, values[f.name]?.trim() || (f.required ? '' : null)]),
-  );
 
 export default function CatalogListsPage({ path }: { path: string }) {
   const kind = LISTS[path] ?? LISTS.brands!;
@@ -76,10 +144,7 @@ export default function CatalogListsPage({ path }: { path: string }) {
 function ListPage({ kind }: { kind: ListKind }) {
   const editable = useAccess().can('catalog', 'write');
   const [skip, setSkip] = useState(0);
-  const list = useLoad(
-    () => api<Page<Row>>('GET', kind.listPath, { query: { skip, take: TAKE } }),
-    [kind, skip],
-  );
+  const list = useLoad(() => kind.list(skip, TAKE), [kind, skip]);
   const action = useAction();
   const empty = () => Object.fromEntries(kind.fields.map((f) => [f.name, '']));
   const [draft, setDraft] = useState<Record<string, string>>(empty);
@@ -88,7 +153,7 @@ function ListPage({ kind }: { kind: ListKind }) {
   const create = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await api('POST', kind.itemPath, { body: bodyOf(kind, draft) });
+      await kind.create(draft);
       setDraft(empty());
       list.reload();
     });
@@ -97,7 +162,7 @@ function ListPage({ kind }: { kind: ListKind }) {
     event.preventDefault();
     if (!editing) return;
     void action.run(async () => {
-      await api('PUT', `${kind.itemPath}/${editing.id}`, { body: bodyOf(kind, editing.values) });
+      await kind.update(editing.id, editing.values);
       setEditing(undefined);
       list.reload();
     });
@@ -105,7 +170,7 @@ function ListPage({ kind }: { kind: ListKind }) {
   const remove = (row: Row) =>
     void action.run(async () => {
       if (!confirm(`Delete ${kind.singular} ${row.Id}?`)) return;
-      await api('DELETE', `${kind.itemPath}/${row.Id}`);
+      await kind.remove(row.Id);
       list.reload();
     });
 

@@ -2,7 +2,7 @@
 // or pick its parent from the list (the keyboard way). The API refuses cycles; its message is
 // shown as it comes.
 import { useState, type DragEvent, type FormEvent } from 'react';
-import { api } from '../api.ts';
+import { call, client } from '../api.ts';
 import { categoryTree, flattenTree } from '../catalog.ts';
 import {
   ErrorMessage,
@@ -31,17 +31,22 @@ export default function CategoriesPage() {
 
   const reparent = (id: number, parentId: number | null) =>
     void action.run(async () => {
-      await api('PATCH', `/private/catalog/category/${id}`, {
-        body: { ParentCategoryId: parentId },
-      });
+      await call(
+        client.PATCH('/private/catalog/category/{id}', {
+          params: { path: { id } },
+          body: { ParentCategoryId: parentId },
+        }),
+      );
       tree.reload();
     });
   const create = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await api('POST', '/private/catalog/category', {
-        body: { Name: name.trim(), ParentCategoryId: parent === '' ? null : Number(parent) },
-      });
+      await call(
+        client.POST('/private/catalog/category', {
+          body: { Name: name.trim(), ParentCategoryId: parent === '' ? null : Number(parent) },
+        }),
+      );
       setName('');
       tree.reload();
     });
@@ -49,7 +54,9 @@ export default function CategoriesPage() {
   const remove = (category: Category) =>
     void action.run(async () => {
       if (!confirm(`Delete category ${category.Name}?`)) return;
-      await api('DELETE', `/private/catalog/category/${category.Id}`);
+      await call(
+        client.DELETE('/private/catalog/category/{id}', { params: { path: { id: category.Id } } }),
+      );
       tree.reload();
     });
 
@@ -65,7 +72,8 @@ export default function CategoriesPage() {
     setDropTarget(target);
   };
 
-  const renderNodes = (nodes: Category[]) => (
+  // A node's parent is where the tree holds it: the tree's nodes do not name their parent.
+  const renderNodes = (nodes: Category[], parentId: number | null) => (
     <ul className="tree">
       {nodes.map((category) => (
         <li key={category.Id}>
@@ -87,9 +95,7 @@ export default function CategoriesPage() {
                 <label>
                   <span className="visually-hidden">Parent of {category.Name}</span>
                   <select
-                    value={
-                      category.ParentCategoryId === null ? '' : String(category.ParentCategoryId)
-                    }
+                    value={parentId === null ? '' : String(parentId)}
                     onChange={(e) =>
                       reparent(category.Id, e.target.value === '' ? null : Number(e.target.value))
                     }
@@ -109,7 +115,7 @@ export default function CategoriesPage() {
             )}
           </div>
           {(category.CategoryTreeItems?.length ?? 0) > 0 &&
-            renderNodes(category.CategoryTreeItems ?? [])}
+            renderNodes(category.CategoryTreeItems, category.Id)}
         </li>
       ))}
     </ul>
@@ -144,7 +150,7 @@ export default function CategoriesPage() {
         )}
         {tree.loading && !tree.data && <Loading />}
         {tree.data?.length === 0 && <p>No categories yet.</p>}
-        {tree.data && renderNodes(tree.data)}
+        {tree.data && renderNodes(tree.data, null)}
         {editable && (
           <div
             className={dropTarget === 'top' ? 'dropzone over' : 'dropzone'}

@@ -1,6 +1,6 @@
 // Dashboard: events per day by counter, omni shares by direction, and the top trending items,
 // all from the analytics API (daily summaries and the TrendingItem log of the latest day).
-import { api } from '../api.ts';
+import { call, client } from '../api.ts';
 import { BarChart, LineChart } from '../charts.tsx';
 import { ErrorMessage, Loading, PageTitle, Section, useLoad } from '../components.tsx';
 
@@ -20,18 +20,28 @@ const DIRECTIONS: [string, string][] = [
   ['OmniShareFromCustomerDeviceToInStoreDevice', 'Customer device → in-store device'],
 ];
 
-interface DayCount {
-  Year: number;
-  Month?: number;
-  Day?: number;
-  TotalCount: number;
-}
-
+/** The fields of a TrendingItem record the dashboard shows (the document types logs as open objects). */
 interface TrendingRecord {
   ItemId: number;
   ItemTitle: string | null;
   TotalTimeImpactValue: number;
   TotalActionCount: number;
+}
+
+function trendingRecordOf(log: Record<string, unknown>): TrendingRecord | undefined {
+  const { ItemId, ItemTitle, TotalTimeImpactValue, TotalActionCount } = log;
+  if (
+    typeof ItemId !== 'number' ||
+    typeof TotalTimeImpactValue !== 'number' ||
+    typeof TotalActionCount !== 'number'
+  )
+    return undefined;
+  return {
+    ItemId,
+    ItemTitle: typeof ItemTitle === 'string' ? ItemTitle : null,
+    TotalTimeImpactValue,
+    TotalActionCount,
+  };
 }
 
 /** OLE Automation day number of a UTC date (days since 1899-12-30). */
@@ -41,10 +51,13 @@ const dayKey = (y: number, m: number, d: number) =>
 const keyOfOaDate = (oa: number) => new Date((oa - 25_569) * 86_400_000).toISOString().slice(0, 10);
 
 async function dailyCounts(counter: string, start: number, end: number) {
-  const rows = await api<DayCount[]>(
-    'GET',
-    `/private/analytics/servercounters/${counter}/summary/daily`,
-    { query: { startOADate: start, endOADate: end } },
+  const rows = await call(
+    client.GET('/private/analytics/servercounters/{counter}/summary/{period}', {
+      params: {
+        path: { counter, period: 'daily' },
+        query: { startOADate: start, endOADate: end },
+      },
+    }),
   );
   return new Map(rows.map((r) => [dayKey(r.Year, r.Month ?? 1, r.Day ?? 1), r.TotalCount]));
 }
@@ -53,15 +66,16 @@ async function topTrending(today: number): Promise<{ day: string; items: Trendin
   // Trending items are computed per day (by the daily job for yesterday, or on demand): show the
   // newest day that has any, looking back a week.
   for (let day = today; day > today - 7; day--) {
-    const page = await api<{ Logs: TrendingRecord[] }>(
-      'GET',
-      '/private/analytics/servercounters/TrendingItem/logs',
-      { query: { OADate: day, take: 1000 } },
+    const page = await call(
+      client.GET('/private/analytics/servercounters/{counter}/logs', {
+        params: { path: { counter: 'TrendingItem' }, query: { OADate: day, take: 1000 } },
+      }),
     );
-    if (page.Logs.length === 0) continue;
+    const logs = page.Logs.flatMap((log) => trendingRecordOf(log) ?? []);
+    if (logs.length === 0) continue;
     // One record per store and item: add the stores up per item.
     const byItem = new Map<number, TrendingRecord>();
-    for (const log of page.Logs) {
+    for (const log of logs) {
       const seen = byItem.get(log.ItemId);
       if (seen) {
         seen.TotalTimeImpactValue += log.TotalTimeImpactValue;

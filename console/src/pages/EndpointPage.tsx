@@ -1,7 +1,7 @@
 // The tenant's integration endpoint: create it, follow its status live until it is Live or
 // Failed, show and regenerate the subscription key, delete it.
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiFailure } from '../api.ts';
+import { ApiFailure, call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
@@ -26,7 +26,7 @@ const POLL_MS = 2000;
 
 async function loadEndpoint(): Promise<Endpoint | null> {
   try {
-    return await api<Endpoint>('GET', '/management/integration/endpoint');
+    return await call(client.GET('/management/integration/endpoint'));
   } catch (error) {
     if (error instanceof ApiFailure && error.status === 404) return null;
     throw error;
@@ -51,28 +51,31 @@ export default function EndpointPage() {
   const create = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await api('POST', '/management/integration/endpoint', {
-        body: {
-          ServiceName: draft.ServiceName.trim(),
-          ServiceTier: Number(draft.ServiceTier),
-          AdminMail: draft.AdminMail.trim(),
-        },
-      });
+      await call(
+        client.POST('/management/integration/endpoint', {
+          body: {
+            ServiceName: draft.ServiceName.trim(),
+            ServiceTier: Number(draft.ServiceTier),
+            AdminMail: draft.AdminMail.trim(),
+          },
+        }),
+      );
       endpoint.reload();
     });
   };
   const showKey = (regenerate: boolean) =>
     void action.run(async () => {
-      const answer = await api<{ SubscriptionKey: string }>(
-        regenerate ? 'POST' : 'GET',
-        '/management/integration/endpoint/subscriptionkey',
+      const answer = await call(
+        regenerate
+          ? client.POST('/management/integration/endpoint/subscriptionkey')
+          : client.GET('/management/integration/endpoint/subscriptionkey'),
       );
       setKey(answer.SubscriptionKey);
     });
   const remove = () =>
     void action.run(async () => {
       if (!confirm('Delete the integration endpoint?')) return;
-      await api('DELETE', '/management/integration/endpoint');
+      await call(client.DELETE('/management/integration/endpoint'));
       endpoint.reload();
     });
 

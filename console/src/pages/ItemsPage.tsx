@@ -2,11 +2,11 @@
 // (categories, brands, tags with their counts over the filtered set), so the page shows its
 // items after a single API round trip.
 import { useState, type FormEvent } from 'react';
-import { api } from '../api.ts';
+import { call, client } from '../api.ts';
 import { ErrorMessage, Loading, PageTitle, Pager, useLoad } from '../components.tsx';
 import { navigate } from '../router.ts';
 import { useAccess } from '../session.tsx';
-import type { Facet, SearchAnswer } from '../types.ts';
+import type { Facet } from '../types.ts';
 
 export const ITEMS_PER_PAGE = 50;
 
@@ -53,18 +53,20 @@ export function ItemsPage() {
   const [typed, setTyped] = useState('');
   const { data, error, loading } = useLoad(
     () =>
-      api<SearchAnswer>('POST', '/private/catalog/items', {
-        body: {
-          Query: filters.query || null,
-          CategoryId: filters.categoryId ?? null,
-          BrandId: filters.brandId ?? null,
-          TagId: filters.tagId ?? null,
-          IncludePassiveItems: true,
-          Skip: filters.skip,
-          Take: ITEMS_PER_PAGE,
-          IncludeStaticNavigation: true,
-        },
-      }),
+      call(
+        client.POST('/private/catalog/items', {
+          body: {
+            Query: filters.query || null,
+            CategoryId: filters.categoryId ?? null,
+            BrandId: filters.brandId ?? null,
+            TagId: filters.tagId ?? null,
+            IncludePassiveItems: true,
+            Skip: filters.skip,
+            Take: ITEMS_PER_PAGE,
+            IncludeStaticNavigation: true,
+          },
+        }),
+      ),
     [filters],
   );
   const result = data?.SearchResult;

@@ -1,6 +1,6 @@
 // Members of the tenant's back office and their roles: add one, change roles, remove one.
 import { useState, type FormEvent } from 'react';
-import { api, type Page } from '../api.ts';
+import { call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
@@ -48,13 +48,14 @@ export default function MembersPage() {
   const editable = useAccess().can('security', 'write');
   const [skip, setSkip] = useState(0);
   const list = useLoad(
-    () => api<Page<Member>>('GET', '/management/security/members', { query: { skip, take: TAKE } }),
+    () =>
+      call(client.GET('/management/security/members', { params: { query: { skip, take: TAKE } } })),
     [skip],
   );
-  const roles = useLoad(async () => {
-    const answer = await api<Page<Role> | Role[]>('GET', '/management/security/roles');
-    return Array.isArray(answer) ? answer : answer.Results;
-  }, []);
+  const roles = useLoad(
+    async () => (await call(client.GET('/management/security/roles'))).Results,
+    [],
+  );
   const action = useAction();
   const [draft, setDraft] = useState({ Username: '', Name: '', Password: '' });
   const [draftRoles, setDraftRoles] = useState(new Set<string>());
@@ -63,14 +64,16 @@ export default function MembersPage() {
   const create = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await api('POST', '/management/security/members', {
-        body: {
-          Username: draft.Username.trim(),
-          Name: draft.Name.trim(),
-          Password: draft.Password,
-          Roles: [...draftRoles].map((Id) => ({ Id })),
-        },
-      });
+      await call(
+        client.POST('/management/security/members', {
+          body: {
+            Username: draft.Username.trim(),
+            Name: draft.Name.trim(),
+            Password: draft.Password,
+            Roles: [...draftRoles].map((Id) => ({ Id })),
+          },
+        }),
+      );
       setDraft({ Username: '', Name: '', Password: '' });
       setDraftRoles(new Set());
       list.reload();
@@ -80,20 +83,25 @@ export default function MembersPage() {
     void action.run(async () => {
       if (!editing) return;
       const { member } = editing;
-      await api('PUT', `/management/security/members/${member.Id}`, {
-        body: {
-          Username: member.Username,
-          Name: member.Name,
-          Roles: [...editing.roles].map((Id) => ({ Id })),
-        },
-      });
+      await call(
+        client.PUT('/management/security/members/{id}', {
+          params: { path: { id: member.Id } },
+          body: {
+            Username: member.Username,
+            Name: member.Name,
+            Roles: [...editing.roles].map((Id) => ({ Id })),
+          },
+        }),
+      );
       setEditing(undefined);
       list.reload();
     });
   const remove = (member: Member) =>
     void action.run(async () => {
       if (!confirm(`Remove the member ${member.Username}?`)) return;
-      await api('DELETE', `/management/security/members/${member.Id}`);
+      await call(
+        client.DELETE('/management/security/members/{id}', { params: { path: { id: member.Id } } }),
+      );
       list.reload();
     });
 

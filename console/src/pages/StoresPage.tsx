@@ -1,7 +1,7 @@
 // Stores and physical devices: the map of every store (with its devices), the paged lists, and
 // forms to add a store and to register a physical device in a store.
 import { useState, type FormEvent } from 'react';
-import { api, type Page } from '../api.ts';
+import { call, client } from '../api.ts';
 import { allPages } from '../catalog.ts';
 import {
   ErrorMessage,
@@ -16,7 +16,6 @@ import {
 } from '../components.tsx';
 import { useAccess } from '../session.tsx';
 import { StoreMap } from '../StoreMap.tsx';
-import type { PhysicalDevice, Store } from '../types.ts';
 
 const TAKE = 50;
 /** The map draws at most this many stores and devices. */
@@ -27,8 +26,15 @@ export default function StoresPage() {
   const all = useLoad(
     () =>
       Promise.all([
-        allPages<Store>('/management/company/stores', MAP_LIMIT),
-        allPages<PhysicalDevice>('/management/company/physicaldevices', MAP_LIMIT),
+        allPages(
+          (range) => client.GET('/management/company/stores', { params: { query: range } }),
+          MAP_LIMIT,
+        ),
+        allPages(
+          (range) =>
+            client.GET('/management/company/physicaldevices', { params: { query: range } }),
+          MAP_LIMIT,
+        ),
       ]),
     [],
   );
@@ -36,16 +42,20 @@ export default function StoresPage() {
   const [deviceSkip, setDeviceSkip] = useState(0);
   const storeList = useLoad(
     () =>
-      api<Page<Store>>('GET', '/management/company/stores', {
-        query: { skip: storeSkip, take: TAKE },
-      }),
+      call(
+        client.GET('/management/company/stores', {
+          params: { query: { skip: storeSkip, take: TAKE } },
+        }),
+      ),
     [storeSkip],
   );
   const devices = useLoad(
     () =>
-      api<Page<PhysicalDevice>>('GET', '/management/company/physicaldevices', {
-        query: { skip: deviceSkip, take: TAKE },
-      }),
+      call(
+        client.GET('/management/company/physicaldevices', {
+          params: { query: { skip: deviceSkip, take: TAKE } },
+        }),
+      ),
     [deviceSkip],
   );
   const action = useAction();
@@ -61,13 +71,15 @@ export default function StoresPage() {
   const createStore = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await api('POST', '/management/company/store', {
-        body: {
-          Name: store.Name.trim(),
-          Address: store.Address.trim() || null,
-          Location: { Latitude: Number(store.Latitude), Longitude: Number(store.Longitude) },
-        },
-      });
+      await call(
+        client.POST('/management/company/store', {
+          body: {
+            Name: store.Name.trim(),
+            Address: store.Address.trim() || null,
+            Location: { Latitude: Number(store.Latitude), Longitude: Number(store.Longitude) },
+          },
+        }),
+      );
       setStore({ Name: '', Address: '', Latitude: '', Longitude: '' });
       reload();
     });
@@ -75,13 +87,15 @@ export default function StoresPage() {
   const createDevice = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await api('POST', '/management/company/physicaldevices', {
-        body: {
-          DeviceId: device.DeviceId.trim(),
-          Description: device.Description.trim() || null,
-          StoreId: device.StoreId === '' ? null : Number(device.StoreId),
-        },
-      });
+      await call(
+        client.POST('/management/company/physicaldevices', {
+          body: {
+            DeviceId: device.DeviceId.trim(),
+            Description: device.Description.trim() || null,
+            StoreId: device.StoreId === '' ? null : Number(device.StoreId),
+          },
+        }),
+      );
       setDevice({ DeviceId: '', Description: '', StoreId: device.StoreId });
       reload();
     });

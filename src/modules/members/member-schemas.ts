@@ -13,6 +13,13 @@ export const RoleRef = Type.Object(
         readOnly: true,
       }),
     ),
+    // So that a role listed by GET /management/security/roles can be sent as it is.
+    Permissions: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: 64,
+        description: 'Ignored on input (read-only).',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'MemberRoleRequest' },
 );

@@ -2,36 +2,14 @@
 // browser calls (sign-in redirects and asset URLs name it), the axe-core check, screenshots of
 // failed tests, and a small valid PNG to upload.
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startTestApi, type TestApi } from '../../support/test-api.ts';
+export { startListeningApi } from '../../support/listening-api.ts';
 
 /** Screenshots of failed browser tests (git-ignored). */
 export const SCREENSHOT_DIR = join(import.meta.dirname, '../../../test-results/console');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** An API listening on loopback, with PORT (hence the tenants' base URLs) set to its port. */
-export async function startListeningApi(
-  env: Record<string, string> = {},
-): Promise<{ api: TestApi; port: number }> {
-  const port = await freePort();
-  const api = await startTestApi({ PORT: String(port), ...env });
-  await api.app.listen({ port, host: '127.0.0.1' });
-  return { api, port };
-}
 
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {

@@ -248,6 +248,9 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       )
       .toBe(footwear);
     await page.locator('[data-category="Footwear"] + ul [data-category="Shoes"]').waitFor();
+    // The parent select of a subcategory shows its parent (the tree's nodes do not name it).
+    expect(await page.getByLabel('Parent of Shoes').inputValue()).toBe(String(footwear));
+    expect(await page.getByLabel('Parent of Footwear').inputValue()).toBe('');
 
     await page.dragAndDrop('[data-category="Footwear"]', '[data-category="Shoes"]');
     const cycle = await api.call({

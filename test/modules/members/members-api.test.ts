@@ -90,6 +90,28 @@ describe('POST /management/security/members', () => {
     expect(response.body).not.toContain(password);
   });
 
+  it('takes a role as GET /management/security/roles lists it (Description and Permissions ignored)', async () => {
+    const roles = await api.call({ url: '/management/security/roles', tenant: acme });
+    const listed = roles
+      .json<{ Results: { Id: string; Description: string; Permissions: string[] }[] }>()
+      .Results.find((role) => role.Id === 'device-manager');
+    expect(listed?.Permissions.length).toBeGreaterThan(0);
+    const response = await api.call({
+      method: 'POST',
+      url: BASE,
+      tenant: acme,
+      body: body('listed-role', { Roles: [{ ...listed, Permissions: ['*'] }] }),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const member = response.json<MemberJson>();
+    expect(member.Roles.map((role) => role.Id)).toEqual(['device-manager']);
+    // The permissions sent are not the member's: its role's are.
+    const me = await api.call({ url: `${BASE}/${member.Id}`, tenant: acme });
+    expect(me.json<MemberJson>().Roles).toEqual([
+      { Id: 'device-manager', Description: listed?.Description },
+    ]);
+  });
+
   it('answers 400 UnknownRole for a role that does not exist', async () => {
     const response = await api.call({
       method: 'POST',

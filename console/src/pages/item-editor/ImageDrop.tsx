@@ -1,13 +1,13 @@
 // An item's images: the related images with their default, and a drop zone (or file picker)
 // that uploads each file as an asset with visible progress, then relates it to the item.
 import { useState, type DragEvent } from 'react';
-import { api, upload } from '../../api.ts';
+import { call, client, uploadAsset } from '../../api.ts';
 import { ErrorMessage, Progress, useAction, useLoad } from '../../components.tsx';
-import type { Asset, RelatedAsset } from '../../types.ts';
 
 export function ImageDrop({ itemId, editable }: { itemId: number; editable: boolean }) {
-  const imagesPath = `/private/catalog/items/${itemId}/image`;
-  const images = useLoad(() => api<RelatedAsset[]>('GET', imagesPath), [imagesPath]);
+  const imagesPath = '/private/catalog/items/{id}/image';
+  const path = { id: itemId };
+  const images = useLoad(() => call(client.GET(imagesPath, { params: { path } })), [itemId]);
   const [uploads, setUploads] = useState<{ name: string; progress: number }[]>([]);
   const [over, setOver] = useState(false);
   const action = useAction();
@@ -17,13 +17,14 @@ export function ImageDrop({ itemId, editable }: { itemId: number; editable: bool
       let hasDefault = (images.data ?? []).some((i) => i.IsDefault);
       for (const file of files) {
         setUploads((u) => [...u, { name: file.name, progress: 0 }]);
-        const asset = await upload<Asset>(
-          `/management/storage/asset/raw?fileName=${encodeURIComponent(file.name)}`,
-          file,
-          (progress) =>
-            setUploads((u) => u.map((x) => (x.name === file.name ? { ...x, progress } : x))),
+        const asset = await uploadAsset(file, (progress) =>
+          setUploads((u) => u.map((x) => (x.name === file.name ? { ...x, progress } : x))),
         );
-        await api('POST', imagesPath, { query: { assetId: asset.Id, isDefault: !hasDefault } });
+        await call(
+          client.POST(imagesPath, {
+            params: { path, query: { assetId: asset.Id, isDefault: !hasDefault } },
+          }),
+        );
         hasDefault = true;
         setUploads((u) => u.filter((x) => x.name !== file.name));
       }
@@ -39,12 +40,14 @@ export function ImageDrop({ itemId, editable }: { itemId: number; editable: bool
 
   const remove = (assetId: number) =>
     action.run(async () => {
-      await api('DELETE', imagesPath, { query: { assetId } });
+      await call(client.DELETE(imagesPath, { params: { path, query: { assetId } } }));
       images.reload();
     });
   const makeDefault = (assetId: number) =>
     action.run(async () => {
-      await api('PUT', imagesPath, { body: { AssetId: assetId, IsDefault: true } });
+      await call(
+        client.PUT(imagesPath, { params: { path }, body: { AssetId: assetId, IsDefault: true } }),
+      );
       images.reload();
     });
 

@@ -1,6 +1,7 @@
 // Between the API's item and the editor's form: the form starts from an item (or from nothing
 // for a new one), and saving sends the whole item, so the API replaces prices, attributes and
 // tags with what the form holds.
+import type { paths } from '@omnichannel/management-client';
 import type { Item } from '../../types.ts';
 import type { ItemForm } from './item-form-model.ts';
 
@@ -33,8 +34,11 @@ export function formFromItem(item?: Item): ItemForm {
   };
 }
 
+type ItemBody =
+  paths['/private/catalog/item']['post']['requestBody']['content']['application/json'];
+
 /** The body of the POST (new item) or PUT (existing one) that saves the form. */
-export function itemBodyFromForm(form: ItemForm) {
+export function itemBodyFromForm(form: ItemForm): ItemBody {
   return {
     Title: form.Title.trim(),
     Name: orNull(form.Name),
@@ -42,7 +46,7 @@ export function itemBodyFromForm(form: ItemForm) {
     Model: orNull(form.Model),
     ShortDescription: orNull(form.ShortDescription),
     LongDescription: orNull(form.LongDescription),
-    ItemStatusId: Number(form.ItemStatusId),
+    ItemStatusId: form.ItemStatusId === '2' ? 2 : 1,
     CategoryId: idOrNull(form.CategoryId),
     BrandId: idOrNull(form.BrandId),
     DefaultItemId: idOrNull(form.DefaultItemId),

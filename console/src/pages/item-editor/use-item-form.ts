@@ -1,7 +1,7 @@
 // The editor's form state and its two actions: save (POST a new item and open it, or PUT the
 // whole item and show what the API kept) and delete.
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api.ts';
+import { call, client } from '../../api.ts';
 import { useAction } from '../../components.tsx';
 import { navigate } from '../../router.ts';
 import type { Item } from '../../types.ts';
@@ -23,14 +23,17 @@ export function useItemForm(id: number | undefined, item: Item | undefined) {
     event.preventDefault();
     void action.run(async () => {
       if (id === undefined) {
-        const created = await api<Item>('POST', '/private/catalog/item', {
-          body: itemBodyFromForm(form),
-        });
+        const created = await call(
+          client.POST('/private/catalog/item', { body: itemBodyFromForm(form) }),
+        );
         navigate(`items/${created.Id}`);
       } else {
-        const updated = await api<Item>('PUT', `/private/catalog/item/${id}`, {
-          body: itemBodyFromForm(form),
-        });
+        const updated = await call(
+          client.PUT('/private/catalog/item/{id}', {
+            params: { path: { id } },
+            body: itemBodyFromForm(form),
+          }),
+        );
         setForm(formFromItem(updated));
         setSaved(true);
       }
@@ -39,7 +42,8 @@ export function useItemForm(id: number | undefined, item: Item | undefined) {
   const remove = () =>
     void action.run(async () => {
       if (!confirm(`Delete item ${id}?`)) return;
-      await api('DELETE', `/private/catalog/item/${id}`);
+      if (id === undefined) return;
+      await call(client.DELETE('/private/catalog/item/{id}', { params: { path: { id } } }));
       navigate('items');
     });
 

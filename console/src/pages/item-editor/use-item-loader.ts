@@ -1,19 +1,22 @@
 // What the item editor needs before it shows: the catalog choices, the item (none for a new
 // one) and the other items of its variant group, fetched together.
-import { api, type Page } from '../../api.ts';
+import { call, client } from '../../api.ts';
 import { catalogChoices } from '../../catalog.ts';
 import { useLoad } from '../../components.tsx';
-import type { Item } from '../../types.ts';
 
 async function loadItemEditor(id: number | undefined) {
   const [choices, item, variants] = await Promise.all([
     catalogChoices(),
-    id === undefined ? undefined : api<Item>('GET', `/private/catalog/item/${id}`),
     id === undefined
       ? undefined
-      : api<Page<Item>>('GET', '/private/catalog/items/search', {
-          query: { defaultItemId: id, take: 100 },
-        }),
+      : call(client.GET('/private/catalog/item/{id}', { params: { path: { id } } })),
+    id === undefined
+      ? undefined
+      : call(
+          client.GET('/private/catalog/items/search', {
+            params: { query: { defaultItemId: id, take: 100 } },
+          }),
+        ),
   ]);
   return { choices, item, variants: variants?.Results.filter((v) => v.Id !== id) ?? [] };
 }
