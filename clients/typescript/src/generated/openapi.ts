@@ -2243,7 +2243,20 @@ export interface components {
   responses: never;
   parameters: never;
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Seconds to wait before sending the request again. */
+    'Retry-After': number;
+    /** @description The requests the budget allows in its window: the app's per minute (APP_RATE_LIMITS) or, through the integration gateway, the endpoint tier's per second. */
+    'RateLimit-Limit': number;
+    /** @description The requests left in the current window. */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until the window starts again. */
+    'RateLimit-Reset': number;
+    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key. */
+    'Idempotent-Replayed': 'true';
+    /** @description The Bearer challenge (RFC 6750 §3) when the token is missing or not valid (not on the integration gateway's InvalidSubscriptionKey). */
+    'WWW-Authenticate': string;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2417,6 +2430,7 @@ export interface operations {
       /** @description RFC 6749 §5.2 error body */
       429: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2424,6 +2438,16 @@ export interface operations {
             error: string;
             error_description: string;
           };
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -2446,14 +2470,12 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Revoked, or the token was not valid anyway (empty body) */
+      /** @description Revoked, or the token was not valid anyway (no body) */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content: {
-          'application/json': string;
-        };
+        content?: never;
       };
       /** @description RFC 6749 §5.2 error body */
       400: {
@@ -2518,6 +2540,7 @@ export interface operations {
       /** @description RFC 6749 §5.2 error body */
       429: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2525,6 +2548,16 @@ export interface operations {
             error: string;
             error_description: string;
           };
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -2647,6 +2680,7 @@ export interface operations {
       /** @description slow_down: too many failed client authentications for this client id from this address (with Retry-After) */
       429: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2654,6 +2688,16 @@ export interface operations {
             error: string;
             error_description: string;
           };
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -2667,6 +2711,62 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * Format: uri
+             * @description The tenant's base URL: every token's iss and aud.
+             */
+            issuer: string;
+            /**
+             * Format: uri
+             * @description The sign-in of the authorization code flow (the console).
+             */
+            authorization_endpoint: string;
+            /**
+             * Format: uri
+             * @description POST /oauth/token
+             */
+            token_endpoint: string;
+            /**
+             * Format: uri
+             * @description POST /oauth/revoke
+             */
+            revocation_endpoint: string;
+            /**
+             * Format: uri
+             * @description GET /.well-known/jwks.json
+             */
+            jwks_uri: string;
+            /**
+             * Format: uri
+             * @description POST /oauth/introspect
+             */
+            introspection_endpoint: string;
+            /** @description client_credentials, authorization_code, refresh_token */
+            grant_types_supported: string[];
+            /** @description code */
+            response_types_supported: string[];
+            /** @description query */
+            response_modes_supported: string[];
+            /** @description S256 */
+            code_challenge_methods_supported: string[];
+            /** @description client_secret_basic, client_secret_post, none (the console) */
+            token_endpoint_auth_methods_supported: string[];
+            /** @description client_secret_basic, client_secret_post, none (the console) */
+            revocation_endpoint_auth_methods_supported: string[];
+            /** @description client_secret_basic, client_secret_post (apps only) */
+            introspection_endpoint_auth_methods_supported: string[];
+            /** @description public, private, management */
+            scopes_supported: string[];
+          };
+        };
+      };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
@@ -2688,6 +2788,16 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2705,6 +2815,33 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The keys of the tokens still valid (a rotated key stays until they expire). */
+            keys: {
+              /** @enum {string} */
+              kty: 'EC';
+              /** @enum {string} */
+              crv: 'P-256';
+              /** @description base64url */
+              x: string;
+              /** @description base64url */
+              y: string;
+              /** @description Names the key in a token's header. */
+              kid: string;
+              /** @enum {string} */
+              alg: 'ES256';
+              /** @enum {string} */
+              use: 'sig';
+            }[];
+          };
+        };
+      };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
@@ -2726,6 +2863,16 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2751,6 +2898,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -2785,6 +2935,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2812,6 +2963,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -2860,6 +3034,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2893,6 +3073,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2902,6 +3083,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2920,6 +3102,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2938,6 +3121,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2971,6 +3157,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getApp: {
@@ -2987,6 +3196,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3029,6 +3243,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3056,6 +3271,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3106,6 +3353,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3148,6 +3400,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3208,9 +3461,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3236,6 +3521,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -3252,6 +3540,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3303,6 +3592,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   rotateAppSecret: {
@@ -3322,6 +3661,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3355,6 +3698,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3364,6 +3708,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3382,6 +3727,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3400,6 +3746,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3409,6 +3758,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3427,6 +3786,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3469,12 +3851,11 @@ export interface operations {
       /** @description Back to redirect_uri with code and state, or with error, error_description and state */
       302: {
         headers: {
-          Location?: unknown;
+          /** @description redirect_uri with the answer in its query */
+          Location: string;
           [name: string]: unknown;
         };
-        content: {
-          'application/json': unknown;
-        };
+        content?: never;
       };
       /** @description The sign-in page (HTML) or a page telling what went wrong */
       400: {
@@ -3497,6 +3878,16 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3555,12 +3946,11 @@ export interface operations {
       /** @description Back to redirect_uri with code and state, or with error, error_description and state */
       302: {
         headers: {
-          Location?: unknown;
+          /** @description redirect_uri with the answer in its query */
+          Location: string;
           [name: string]: unknown;
         };
-        content: {
-          'application/json': unknown;
-        };
+        content?: never;
       };
       /** @description The sign-in page (HTML) or a page telling what went wrong */
       400: {
@@ -3628,10 +4018,21 @@ export interface operations {
       /** @description The sign-in page (HTML) or a page telling what went wrong */
       429: {
         headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
           'text/html': string;
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -3653,6 +4054,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3684,6 +4088,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3711,6 +4116,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3752,6 +4180,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3770,6 +4206,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3779,6 +4216,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3797,6 +4235,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3815,6 +4254,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3848,6 +4290,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getMember: {
@@ -3864,6 +4329,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3891,6 +4361,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3918,6 +4389,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -3964,6 +4467,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -3991,6 +4499,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4051,9 +4560,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4079,6 +4620,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -4095,6 +4639,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4146,6 +4691,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listRoles: {
@@ -4165,6 +4760,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4192,6 +4790,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4219,6 +4818,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4339,6 +4961,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4447,6 +5074,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4510,6 +5138,29 @@ export interface operations {
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4630,6 +5281,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4729,6 +5388,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4738,6 +5398,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4756,6 +5417,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4774,6 +5436,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4801,6 +5466,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -4892,6 +5580,12 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4991,6 +5685,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5000,6 +5695,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5018,6 +5714,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5036,6 +5733,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5045,6 +5745,7 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5078,6 +5779,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getItem: {
@@ -5094,6 +5818,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5202,6 +5931,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5229,6 +5959,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5351,6 +6113,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5459,6 +6226,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5519,9 +6287,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5547,6 +6347,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -5563,6 +6366,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5599,6 +6403,56 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5692,6 +6546,12 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5791,6 +6651,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5800,6 +6661,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5818,6 +6680,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5836,6 +6699,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5845,6 +6711,7 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5854,6 +6721,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5872,6 +6749,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -5897,6 +6797,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5961,6 +6864,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5988,6 +6892,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6039,6 +6966,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6132,6 +7063,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6141,6 +7073,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6159,6 +7092,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6177,6 +7111,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6204,6 +7141,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6233,6 +7193,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6245,6 +7209,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6254,6 +7219,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6272,6 +7238,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6290,6 +7257,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6299,6 +7269,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6317,6 +7297,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6346,6 +7349,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6358,6 +7365,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6367,6 +7375,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6385,6 +7394,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6403,6 +7413,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6412,6 +7425,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6430,6 +7453,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6455,6 +7501,10 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6462,6 +7512,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6471,6 +7522,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6489,6 +7541,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6507,6 +7560,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -6516,6 +7572,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6540,6 +7606,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listItemPrices: {
@@ -6556,6 +7645,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6581,6 +7673,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6608,6 +7701,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6650,6 +7775,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6675,6 +7803,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6717,9 +7846,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6742,6 +7903,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6765,6 +7929,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6792,6 +7957,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6824,6 +8021,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6847,6 +8047,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6889,9 +8090,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -6917,6 +8150,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6942,6 +8178,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6969,6 +8206,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7000,6 +8260,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7012,6 +8280,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7021,6 +8290,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7039,6 +8309,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7057,6 +8328,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7090,6 +8364,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getDynamicAttributeType: {
@@ -7106,6 +8403,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7127,6 +8429,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7160,6 +8463,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   updateDynamicAttributeType: {
@@ -7187,6 +8522,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7208,6 +8548,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7268,9 +8609,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7296,6 +8669,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7312,6 +8688,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7357,6 +8734,56 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7391,6 +8818,12 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7403,6 +8836,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7412,6 +8846,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7430,6 +8865,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7448,6 +8884,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7457,6 +8896,7 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7466,6 +8906,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7490,6 +8940,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listDynamicAttributeValuesInUse: {
@@ -7506,6 +8979,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7529,6 +9005,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7556,6 +9033,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7592,6 +9101,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7610,6 +9127,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7619,6 +9137,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7637,6 +9156,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7655,6 +9175,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -7688,6 +9211,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getBrand: {
@@ -7704,6 +9250,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7731,6 +9282,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7758,6 +9310,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7796,6 +9380,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7823,6 +9412,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7883,9 +9473,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -7911,6 +9533,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7927,6 +9552,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7978,6 +9604,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listBrands: {
@@ -7999,6 +9675,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8024,6 +9703,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8051,6 +9731,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8094,6 +9797,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8132,6 +9843,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8141,6 +9853,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8159,6 +9872,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8177,6 +9891,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8210,6 +9927,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getCategory: {
@@ -8226,6 +9966,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8273,6 +10018,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8300,6 +10046,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8345,6 +10123,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8392,6 +10175,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8452,9 +10236,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8480,6 +10296,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8496,6 +10315,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8541,6 +10361,56 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8589,6 +10459,12 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8627,6 +10503,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8636,6 +10513,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8654,6 +10532,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8672,6 +10551,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -8681,6 +10563,7 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8690,6 +10573,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8714,6 +10607,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getCategoryTree: {
@@ -8728,6 +10644,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8748,6 +10667,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8775,6 +10695,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8797,6 +10740,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8818,6 +10764,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8845,6 +10792,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8873,6 +10843,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8895,6 +10868,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8940,6 +10914,29 @@ export interface operations {
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -8971,6 +10968,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8984,6 +10987,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8993,6 +10997,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9011,6 +11016,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9029,6 +11035,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -9062,6 +11071,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   deleteCategoryMetadata: {
@@ -9080,6 +11112,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -9096,6 +11131,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9123,6 +11159,47 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9155,6 +11232,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9168,6 +11253,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9177,6 +11263,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9195,6 +11282,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9213,6 +11301,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -9246,6 +11337,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getTag: {
@@ -9262,6 +11376,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9284,6 +11403,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9311,6 +11431,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9345,6 +11497,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9367,6 +11524,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9427,9 +11585,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9455,6 +11645,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -9471,6 +11664,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9522,6 +11716,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listTags: {
@@ -9541,6 +11785,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9567,6 +11814,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9594,6 +11842,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9624,6 +11895,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9636,6 +11913,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9645,6 +11923,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9663,6 +11942,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9681,6 +11961,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -9714,6 +11997,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   deleteItemTagMapping: {
@@ -9731,6 +12037,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -9747,6 +12056,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9774,6 +12084,47 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9801,6 +12152,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9826,6 +12180,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9853,6 +12208,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -9885,6 +12263,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9898,6 +12284,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9907,6 +12294,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -9925,6 +12313,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9943,6 +12332,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -9976,6 +12368,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getPriceType: {
@@ -9992,6 +12407,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10014,6 +12434,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10041,6 +12462,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10075,6 +12528,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10097,6 +12555,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10148,9 +12607,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10176,6 +12667,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -10192,6 +12686,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10243,6 +12738,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listPriceTypes: {
@@ -10262,6 +12807,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10288,6 +12836,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10315,6 +12864,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10351,6 +12923,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10415,6 +12990,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10442,6 +13018,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10483,6 +13082,10 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10518,6 +13121,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10527,6 +13131,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10545,6 +13150,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10563,6 +13169,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -10596,6 +13205,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getImport: {
@@ -10612,6 +13244,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -10656,6 +13291,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10683,6 +13319,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10702,6 +13370,18 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description One JSON object a line, in file order, for the records settled so far */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
@@ -10714,6 +13394,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10741,6 +13422,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10766,6 +13479,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10801,6 +13518,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10810,6 +13528,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10828,6 +13547,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10846,6 +13566,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -10855,6 +13578,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10873,6 +13606,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -10911,6 +13667,10 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10933,6 +13693,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10942,6 +13703,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -10960,6 +13722,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -10978,6 +13741,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -11011,6 +13777,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getExport: {
@@ -11027,6 +13816,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11058,6 +13850,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11091,6 +13884,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listItemImages: {
@@ -11107,6 +13932,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11131,6 +13959,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11158,6 +13987,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11195,6 +14056,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11217,6 +14081,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11268,9 +14133,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11300,6 +14197,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11313,6 +14216,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11322,6 +14226,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11340,6 +14245,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11358,6 +14264,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -11367,6 +14276,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11391,6 +14310,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeItemImage: {
@@ -11409,6 +14351,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -11425,6 +14370,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11458,6 +14404,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listItemVideos: {
@@ -11474,6 +14470,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11498,6 +14497,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11525,6 +14525,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11562,6 +14594,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11584,6 +14619,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11635,9 +14671,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11667,6 +14735,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11680,6 +14754,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11689,6 +14764,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11707,6 +14783,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11725,6 +14802,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -11734,6 +14814,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -11758,6 +14848,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeItemVideo: {
@@ -11776,6 +14889,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -11792,6 +14908,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11825,6 +14942,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listItemDocuments: {
@@ -11841,6 +15008,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11865,6 +15035,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -11892,6 +15063,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -11929,6 +15132,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -11951,6 +15157,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12002,9 +15209,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12034,6 +15273,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12047,6 +15292,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12056,6 +15302,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12074,6 +15321,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12092,6 +15340,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -12101,6 +15352,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12125,6 +15386,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeItemDocument: {
@@ -12143,6 +15427,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -12159,6 +15446,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12192,6 +15480,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listBrandImages: {
@@ -12208,6 +15546,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12232,6 +15573,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12259,6 +15601,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12296,6 +15670,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12318,6 +15695,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12369,9 +15747,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12401,6 +15811,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12414,6 +15830,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12423,6 +15840,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12441,6 +15859,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12459,6 +15878,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -12468,6 +15890,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12492,6 +15924,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeBrandImage: {
@@ -12510,6 +15965,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -12526,6 +15984,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12559,6 +16018,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listBrandVideos: {
@@ -12575,6 +16084,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12599,6 +16111,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12626,6 +16139,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12663,6 +16208,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12685,6 +16233,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12736,9 +16285,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -12768,6 +16349,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12781,6 +16368,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12790,6 +16378,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12808,6 +16397,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12826,6 +16416,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -12835,6 +16428,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -12859,6 +16462,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeBrandVideo: {
@@ -12877,6 +16503,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -12893,6 +16522,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12926,6 +16556,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listBrandDocuments: {
@@ -12942,6 +16622,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -12966,6 +16649,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -12993,6 +16677,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13030,6 +16746,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13052,6 +16771,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13103,9 +16823,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13135,6 +16887,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13148,6 +16906,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13157,6 +16916,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13175,6 +16935,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13193,6 +16954,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -13202,6 +16966,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13226,6 +17000,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeBrandDocument: {
@@ -13244,6 +17041,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -13260,6 +17060,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13293,6 +17094,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listCategoryImages: {
@@ -13309,6 +17160,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13333,6 +17187,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13360,6 +17215,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13397,6 +17284,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13419,6 +17309,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13470,9 +17361,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13502,6 +17425,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13515,6 +17444,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13524,6 +17454,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13542,6 +17473,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13560,6 +17492,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -13569,6 +17504,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13593,6 +17538,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeCategoryImage: {
@@ -13611,6 +17579,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -13627,6 +17598,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13660,6 +17632,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listCategoryVideos: {
@@ -13676,6 +17698,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13700,6 +17725,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13727,6 +17753,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13764,6 +17822,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -13786,6 +17847,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13837,9 +17899,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -13869,6 +17963,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13882,6 +17982,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13891,6 +17992,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -13909,6 +18011,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13927,6 +18030,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -13936,6 +18042,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -13960,6 +18076,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeCategoryVideo: {
@@ -13978,6 +18117,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -13994,6 +18136,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14027,6 +18170,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listCategoryDocuments: {
@@ -14043,6 +18236,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14067,6 +18263,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14094,6 +18291,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14131,6 +18360,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14153,6 +18385,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14204,9 +18437,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14236,6 +18501,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14249,6 +18520,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14258,6 +18530,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14276,6 +18549,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14294,6 +18568,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -14303,6 +18580,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14327,6 +18614,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   removeCategoryDocument: {
@@ -14345,6 +18655,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -14361,6 +18674,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14394,6 +18708,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getEndpoint: {
@@ -14408,6 +18772,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14435,6 +18804,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14462,6 +18832,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14496,6 +18889,12 @@ export interface operations {
       /** @description Creation started (no body). */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content?: never;
@@ -14503,6 +18902,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14512,6 +18912,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14530,6 +18931,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14548,6 +18950,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -14581,6 +18986,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   deleteEndpoint: {
@@ -14598,6 +19026,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -14614,6 +19045,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14656,6 +19088,47 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getSubscriptionKey: {
@@ -14670,6 +19143,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -14690,6 +19166,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14717,6 +19194,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14740,6 +19240,10 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14751,6 +19255,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14760,6 +19265,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14778,6 +19284,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14796,6 +19303,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -14823,6 +19333,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -14858,6 +19391,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14875,6 +19414,7 @@ export interface operations {
       /** @description Default Response */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14884,6 +19424,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -14902,6 +19443,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14920,6 +19462,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -14953,6 +19498,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   uploadRawAsset: {
@@ -14978,6 +19546,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -14995,6 +19569,7 @@ export interface operations {
       /** @description Default Response */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -15004,6 +19579,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15022,6 +19598,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -15040,6 +19617,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -15073,6 +19653,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getAsset: {
@@ -15089,6 +19692,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15115,6 +19723,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15148,6 +19757,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   deleteAsset: {
@@ -15170,6 +19811,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -15186,6 +19830,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15237,6 +19882,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listAssets: {
@@ -15256,6 +19951,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15286,6 +19984,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15319,6 +20018,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getAssetContent: {
@@ -15339,8 +20061,64 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The whole asset, as its MimeType */
+      200: {
+        headers: {
+          /** @description The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range. */
+          ETag: string;
+          /** @description public, max-age=86400 */
+          'Cache-Control': string;
+          /** @description bytes */
+          'Accept-Ranges': string;
+          /** @description inline with the file name, or attachment for HTML, XHTML, SVG, XML and JavaScript. */
+          'Content-Disposition': string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': Blob;
+        };
+      };
+      /** @description The one range asked for, as its MimeType with Content-Range; several as multipart/byteranges, each part with its own Content-Range */
+      206: {
+        headers: {
+          /** @description The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range. */
+          ETag: string;
+          /** @description public, max-age=86400 */
+          'Cache-Control': string;
+          /** @description bytes */
+          'Accept-Ranges': string;
+          /** @description inline with the file name, or attachment for HTML, XHTML, SVG, XML and JavaScript. */
+          'Content-Disposition': string;
+          /** @description bytes <first>-<last>/<size> (one range only) */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': Blob;
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag */
+      304: {
+        headers: {
+          /** @description The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range. */
+          ETag: string;
+          /** @description public, max-age=86400 */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A same-origin script load (AssetNotScriptSource) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -15360,6 +20138,36 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No range asked for is satisfiable */
+      416: {
+        headers: {
+          /** @description bytes *\/<size> */
+          'Content-Range': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15386,8 +20194,64 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description The whole asset, as its MimeType */
+      200: {
+        headers: {
+          /** @description The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range. */
+          ETag: string;
+          /** @description public, max-age=86400 */
+          'Cache-Control': string;
+          /** @description bytes */
+          'Accept-Ranges': string;
+          /** @description inline with the file name, or attachment for HTML, XHTML, SVG, XML and JavaScript. */
+          'Content-Disposition': string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': Blob;
+        };
+      };
+      /** @description The one range asked for, as its MimeType with Content-Range; several as multipart/byteranges, each part with its own Content-Range */
+      206: {
+        headers: {
+          /** @description The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range. */
+          ETag: string;
+          /** @description public, max-age=86400 */
+          'Cache-Control': string;
+          /** @description bytes */
+          'Accept-Ranges': string;
+          /** @description inline with the file name, or attachment for HTML, XHTML, SVG, XML and JavaScript. */
+          'Content-Disposition': string;
+          /** @description bytes <first>-<last>/<size> (one range only) */
+          'Content-Range'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': Blob;
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag */
+      304: {
+        headers: {
+          /** @description The quoted SHA-256 of the bytes; send it as If-None-Match or If-Range. */
+          ETag: string;
+          /** @description public, max-age=86400 */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A same-origin script load (AssetNotScriptSource) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -15407,6 +20271,36 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No range asked for is satisfiable */
+      416: {
+        headers: {
+          /** @description bytes *\/<size> */
+          'Content-Range': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15456,6 +20350,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -15486,6 +20388,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -15495,6 +20398,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15513,6 +20417,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -15531,6 +20436,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -15564,6 +20472,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getStore: {
@@ -15580,6 +20511,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15619,6 +20555,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15646,6 +20583,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15697,6 +20666,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15736,6 +20710,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15787,9 +20762,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15815,6 +20822,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -15831,6 +20841,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15882,6 +20893,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listStores: {
@@ -15901,6 +20962,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -15932,6 +20996,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -15959,6 +21024,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -15984,6 +21072,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16009,6 +21100,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16036,6 +21128,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16067,6 +21182,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16079,6 +21202,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16088,6 +21212,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16106,6 +21231,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16124,6 +21250,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -16157,6 +21286,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getDeviceType: {
@@ -16173,6 +21325,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16194,6 +21351,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16227,6 +21385,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   updateDeviceType: {
@@ -16254,6 +21444,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16275,6 +21470,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16326,9 +21522,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16354,6 +21582,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -16370,6 +21601,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16421,6 +21653,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listPublicDeviceTypes: {
@@ -16440,6 +21722,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16468,6 +21753,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16495,6 +21781,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16522,6 +21831,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16549,6 +21861,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16576,6 +21889,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16610,6 +21946,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16624,6 +21968,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16633,6 +21978,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16651,6 +21997,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -16669,6 +22016,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -16702,6 +22052,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getPhysicalDevice: {
@@ -16718,6 +22091,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16741,6 +22119,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16768,6 +22147,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16804,6 +22215,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -16827,6 +22243,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16878,9 +22295,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -16906,6 +22355,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -16922,6 +22374,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -16964,6 +22417,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listLogicalDevices: {
@@ -16985,6 +22488,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -17018,6 +22524,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17045,6 +22552,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17085,6 +22624,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17105,6 +22652,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17114,6 +22662,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17132,6 +22681,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17150,6 +22700,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -17159,6 +22712,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17183,6 +22746,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getLogicalDevice: {
@@ -17200,6 +22786,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -17229,6 +22820,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17256,6 +22848,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17297,6 +22921,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -17326,6 +22955,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17377,9 +23007,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17406,6 +23068,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -17422,6 +23087,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17464,6 +23130,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listLogicalDeviceMetadata: {
@@ -17481,6 +23197,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -17502,6 +23221,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17529,6 +23249,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17562,6 +23314,12 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17574,6 +23332,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17583,6 +23342,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17601,6 +23361,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17619,6 +23380,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -17628,6 +23392,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17652,6 +23426,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   deleteLogicalDeviceMetadata: {
@@ -17669,6 +23466,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -17685,6 +23485,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17712,6 +23513,56 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17743,6 +23594,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -17764,6 +23618,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17806,9 +23661,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17833,6 +23720,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -17849,6 +23739,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17876,6 +23767,56 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -17914,6 +23855,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17937,6 +23886,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17946,6 +23896,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -17964,6 +23915,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -17982,6 +23934,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -18015,6 +23970,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getOwnLogicalDevice: {
@@ -18031,6 +24009,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18063,6 +24046,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18096,6 +24080,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   unregisterOwnLogicalDevice: {
@@ -18115,6 +24131,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -18131,6 +24150,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18167,6 +24187,56 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18210,6 +24280,12 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18233,6 +24309,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18242,6 +24319,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18260,6 +24338,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18278,6 +24357,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -18287,6 +24369,7 @@ export interface operations {
       /** @description Default Response */
       412: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18296,6 +24379,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18314,6 +24407,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18339,6 +24455,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18370,6 +24489,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18397,6 +24517,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18427,6 +24570,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18458,6 +24604,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18485,6 +24632,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18517,6 +24696,10 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18530,6 +24713,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18539,6 +24723,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18557,6 +24742,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -18575,6 +24761,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -18602,6 +24791,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18636,6 +24848,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18659,6 +24874,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18686,6 +24902,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18715,6 +24963,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18739,6 +24990,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18772,6 +25024,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getTrendingWeights: {
@@ -18786,6 +25070,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18807,6 +25096,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18834,6 +25124,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -18864,6 +25177,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18885,6 +25203,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -18945,6 +25264,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getAnalyticsSettings: {
@@ -18959,6 +25301,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -18979,6 +25326,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19006,6 +25354,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -19035,6 +25406,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -19055,6 +25431,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19115,6 +25492,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   computeTrending: {
@@ -19135,6 +25535,10 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19146,6 +25550,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19155,6 +25560,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19173,6 +25579,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19191,6 +25598,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -19224,6 +25634,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listWebhooks: {
@@ -19243,6 +25676,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -19280,6 +25716,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19307,6 +25744,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -19362,6 +25822,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19405,6 +25873,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19414,6 +25883,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19432,6 +25902,7 @@ export interface operations {
       /** @description Unknown tenant or resource */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19450,6 +25921,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -19483,6 +25957,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getWebhook: {
@@ -19499,6 +25996,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -19551,6 +26053,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19578,6 +26081,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -19635,6 +26170,11 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -19687,6 +26227,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19738,9 +26279,41 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description Body is not application/json */
       415: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -19766,6 +26339,9 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -19782,6 +26358,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19824,6 +26401,56 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   rotateWebhookSecret: {
@@ -19843,6 +26470,12 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19886,6 +26519,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19895,6 +26529,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -19913,6 +26548,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19931,6 +26567,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -19940,6 +26579,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -19958,6 +26607,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -19985,6 +26657,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -20025,6 +26700,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -20058,6 +26734,38 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getWebhookDelivery: {
@@ -20075,6 +26783,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -20111,6 +26822,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -20138,6 +26850,38 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -20164,6 +26908,10 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20191,6 +26939,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20200,6 +26949,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -20218,6 +26968,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20236,6 +26987,9 @@ export interface operations {
       /** @description Default Response */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -20245,6 +26999,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20263,6 +27027,29 @@ export interface operations {
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -20297,6 +27084,10 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20309,6 +27100,7 @@ export interface operations {
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20318,6 +27110,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -20336,6 +27129,7 @@ export interface operations {
       /** @description Default Response */
       404: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20354,6 +27148,9 @@ export interface operations {
       /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -20363,6 +27160,16 @@ export interface operations {
       /** @description Body too large */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -20387,6 +27194,29 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   listEvents: {
@@ -20405,6 +27235,9 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -20440,6 +27273,7 @@ export interface operations {
       /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
       401: {
         headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -20467,6 +27301,29 @@ export interface operations {
       /** @description Unsupported API version in Accept */
       406: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
