@@ -13680,7 +13680,7 @@ export interface operations {
             /** @description jsonl (default) or csv; the layout the import reads (docs/api.md). */
             Format: 'jsonl' | 'csv';
             ItemsWritten: number;
-            /** @description The file, once Succeeded (an asset of the tenant). */
+            /** @description The file, once Succeeded (an asset of the tenant); null when a JSONL export has nothing to write. */
             AssetId: number | null;
             AssetUrl: string | null;
             Error: string | null;
@@ -13828,7 +13828,7 @@ export interface operations {
             /** @description jsonl (default) or csv; the layout the import reads (docs/api.md). */
             Format: 'jsonl' | 'csv';
             ItemsWritten: number;
-            /** @description The file, once Succeeded (an asset of the tenant). */
+            /** @description The file, once Succeeded (an asset of the tenant); null when a JSONL export has nothing to write. */
             AssetId: number | null;
             AssetUrl: string | null;
             Error: string | null;

@@ -40,7 +40,8 @@ export const ExportJob = Type.Object(
     Format,
     ItemsWritten: Type.Integer(),
     AssetId: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'The file, once Succeeded (an asset of the tenant).',
+      description:
+        'The file, once Succeeded (an asset of the tenant); null when a JSONL export has nothing to write.',
     }),
     AssetUrl: Type.Union([Type.String(), Type.Null()]),
     Error: Type.Union([Type.String(), Type.Null()]),

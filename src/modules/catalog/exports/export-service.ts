@@ -2,7 +2,7 @@
 // an asset of the tenant. The job is not resumed part-way: a run that dies leaves no asset, and
 // the next run (another instance, once the lease runs out) writes the whole file again.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -137,16 +137,21 @@ export class ExportService {
           stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS], quoted_match: /^$/ }),
           createWriteStream(file),
         );
-      const stored = await this.files.store(
-        tenantId,
-        row.base_url,
-        {
-          fileName: `catalog-export-${id}.${row.format}`,
-          mimeType: row.format === 'jsonl' ? 'application/x-ndjson' : 'text/csv',
-        },
-        createReadStream(file),
-        Number.MAX_SAFE_INTEGER,
-      );
+      // Nothing to export (an empty catalog, or no item matches) is a success without a file: an
+      // asset has at least one byte, and an empty JSONL file has none.
+      const stored =
+        (await stat(file)).size === 0
+          ? { id: null, url: null }
+          : await this.files.store(
+              tenantId,
+              row.base_url,
+              {
+                fileName: `catalog-export-${id}.${row.format}`,
+                mimeType: row.format === 'jsonl' ? 'application/x-ndjson' : 'text/csv',
+              },
+              createReadStream(file),
+              Number.MAX_SAFE_INTEGER,
+            );
       lease.stop();
       await this.db.query(
         `update catalog_exports set state = 'Succeeded', items_written = $4, asset_id = $5, asset_url = $6,

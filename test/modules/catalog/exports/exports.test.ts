@@ -192,6 +192,23 @@ describe('POST /private/catalog/exports', () => {
     });
   });
 
+  it('succeeds without a file when a JSONL export has nothing to write; CSV keeps its header', async () => {
+    const empty = await api.createTenant(`export-empty-${++counter}`);
+    for (const Format of ['jsonl', 'csv']) {
+      const response = await api.call({
+        method: 'POST',
+        url: EXPORTS,
+        tenant: empty,
+        body: { Format },
+      });
+      expectStatus(response, 202);
+      const job = await waitForJob<ExportJobJson>(api, empty, response.headers.location!);
+      expect(job).toMatchObject({ State: 'Succeeded', ItemsWritten: 0, Error: null });
+      if (Format === 'jsonl') expect(job).toMatchObject({ AssetId: null, AssetUrl: null });
+      else expect(job.AssetUrl).toEqual(expect.any(String));
+    }
+  });
+
   it('answers 400 for unknown references and bad bodies, 404 for another tenant’s export', async () => {
     expectError(
       await api.call({ method: 'POST', url: EXPORTS, tenant: source, body: { BrandId: 999999 } }),
