@@ -1,10 +1,39 @@
 // Helpers shared by the oauth module's tests: apps made through the API, and raw token and
 // revocation requests (form-encoded, as a client sends them).
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { TestApi, TestTenant } from '../../support/test-api.ts';
 
 export const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * An access token signed with the server's key but made by hand, for claims the server no longer
+ * issues (tokens from before a change) or times it would not give (an expired one).
+ */
+export async function handMadeAccessToken(
+  api: TestApi,
+  options: {
+    issuer: string;
+    subject: string;
+    claims: Record<string, unknown>;
+    issuedAt?: number;
+    expiresAt?: number;
+  },
+): Promise<string> {
+  const { kid, key } = api.services.oauth.tokens.keys.signingKey();
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ ver: 1, ...options.claims })
+    .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
+    .setIssuer(options.issuer)
+    .setAudience(options.issuer)
+    .setSubject(options.subject)
+    .setJti(randomUUID())
+    .setIssuedAt(options.issuedAt ?? now)
+    .setExpirationTime(options.expiresAt ?? now + 600)
+    .sign(key);
+}
 
 export interface AppJson {
   ApplicationId: string;

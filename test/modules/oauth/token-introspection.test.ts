@@ -1,9 +1,8 @@
 // POST /oauth/introspect (RFC 7662): an app of the tenant, acting as a resource server, asks
 // whether a token is active now and what it stands for; every kind of invalid token is just
 // inactive. Checked by hand and with oauth4webapi's introspection client.
-import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { SignJWT, decodeJwt } from 'jose';
+import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, useTestApi, useTenant, type TestTenant } from '../../support/test-api.ts';
@@ -15,6 +14,7 @@ import {
   oauthError,
   oauthRequest,
   type CreatedApp,
+  handMadeAccessToken,
 } from './oauth-fixtures.ts';
 
 const api = useTestApi();
@@ -107,17 +107,11 @@ describe('POST /oauth/introspect: an active app token', () => {
 
   it("answers for an app's token issued before tokens carried client_id: its subject", async () => {
     const { app } = await appToken(2);
-    const { kid, key } = api.services.oauth.tokens.keys.signingKey();
-    const now = Math.floor(Date.now() / 1000);
-    const earlier = await new SignJWT({ scope: 'public private', ver: 1 })
-      .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
-      .setIssuer(ACME)
-      .setAudience(ACME)
-      .setSubject(app.ApplicationId)
-      .setJti(randomUUID())
-      .setIssuedAt(now)
-      .setExpirationTime(now + 600)
-      .sign(key);
+    const earlier = await handMadeAccessToken(api, {
+      issuer: ACME,
+      subject: app.ApplicationId,
+      claims: { scope: 'public private' },
+    });
     expect(active(await introspect(earlier)).client_id).toBe(app.ApplicationId);
   });
 });
@@ -219,17 +213,14 @@ describe('POST /oauth/introspect: a revoked token', () => {
 describe('POST /oauth/introspect: an expired token', () => {
   it('answers inactive', async () => {
     const { app } = await appToken(3);
-    const { kid, key } = api.services.oauth.tokens.keys.signingKey();
     const now = Math.floor(Date.now() / 1000);
-    const expired = await new SignJWT({ scope: 'public', client_id: app.ApplicationId, ver: 1 })
-      .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
-      .setIssuer(ACME)
-      .setAudience(ACME)
-      .setSubject(app.ApplicationId)
-      .setJti(randomUUID())
-      .setIssuedAt(now - 7200)
-      .setExpirationTime(now - 3600)
-      .sign(key);
+    const expired = await handMadeAccessToken(api, {
+      issuer: ACME,
+      subject: app.ApplicationId,
+      claims: { scope: 'public', client_id: app.ApplicationId },
+      issuedAt: now - 7200,
+      expiresAt: now - 3600,
+    });
     expectInactive(await introspect(expired));
   });
 });

@@ -2,14 +2,13 @@
 // identity tokens and members' tokens (authorization code), checked by a resource server library
 // that nobody here wrote (oauth4webapi's validateJwtAccessToken) against the server's metadata
 // and JWKS.
-import { randomUUID } from 'node:crypto';
-import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi, useTenant } from '../../support/test-api.ts';
 import { createPhysicalDevice, identityToken } from '../company/company-fixtures.ts';
 import { createMember, signIn } from '../members/members-fixtures.ts';
-import { createApp, injectFetch } from './oauth-fixtures.ts';
+import { createApp, handMadeAccessToken, injectFetch } from './oauth-fixtures.ts';
 
 const api = useTestApi();
 const acme = useTenant(api, 'acme');
@@ -83,17 +82,11 @@ describe('an app access token (client credentials)', () => {
   it('is still accepted by the API when issued before the claim was added (no client_id)', async () => {
     // Tokens live up to TOKEN_TTL_SECONDS: those in flight when the server is updated keep working.
     const app = await createApp(api, acme, 3);
-    const { kid, key } = api.services.oauth.tokens.keys.signingKey();
-    const now = Math.floor(Date.now() / 1000);
-    const earlier = await new SignJWT({ scope: 'public private management', ver: 1 })
-      .setProtectedHeader({ alg: 'ES256', kid, typ: 'at+jwt' })
-      .setIssuer(ACME)
-      .setAudience(ACME)
-      .setSubject(app.ApplicationId)
-      .setJti(randomUUID())
-      .setIssuedAt(now)
-      .setExpirationTime(now + 600)
-      .sign(key);
+    const earlier = await handMadeAccessToken(api, {
+      issuer: ACME,
+      subject: app.ApplicationId,
+      claims: { scope: 'public private management' },
+    });
     const response = await api.call({
       url: '/management/oauth/apps',
       tenant: acme,
