@@ -9,6 +9,7 @@
 // requests per second do. BENCH_PROFILE_SAMPLING=0 leaves the profiler off (CPU time only).
 //
 //   BENCH_PROFILE=health|app|item (default item)   BENCH_DURATION=10   BENCH_DATABASE_URL=…
+//   BENCH_PROFILE_INCLUSIVE=<regexp of file URLs> (inclusive time of those files' functions)
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -109,7 +110,13 @@ for (const node of profile.nodes) {
   byFunction.set(key, (byFunction.get(key) ?? 0) + time);
   byPlace.set(place, (byPlace.get(place) ?? 0) + time);
 }
-// Inclusive time of the project's own functions (a hook's whole cost, callees included).
+// Inclusive time of the project's own functions (a hook's whole cost, callees included), or of
+// the functions whose file matches BENCH_PROFILE_INCLUSIVE (a regular expression, e.g. `pino`).
+const inclusivePattern = process.env.BENCH_PROFILE_INCLUSIVE
+  ? new RegExp(process.env.BENCH_PROFILE_INCLUSIVE)
+  : undefined;
+const inclusiveOf = (url: string) =>
+  inclusivePattern ? inclusivePattern.test(url) : url.startsWith(`file://${ROOT}/src/`);
 const parentOf = new Map<number, number>();
 for (const node of profile.nodes)
   for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -119,7 +126,7 @@ for (const [id, time] of selfTime) {
   const seen = new Set<string>();
   for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
     const { functionName, url, lineNumber } = nodeById.get(at)!.callFrame;
-    if (!url.startsWith(`file://${ROOT}/src/`)) continue;
+    if (!inclusiveOf(url)) continue;
     const key = `${functionName || '(anonymous)'} ${shortUrl(url)}:${lineNumber + 1}`;
     if (seen.has(key)) continue;
     seen.add(key);
