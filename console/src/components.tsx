@@ -1,9 +1,11 @@
 // Small building blocks every page uses: loading data, running an action with its busy state
 // and error, labelled fields, the error banner, the pager and paged tables, the progress bar.
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { explainFailure, type FieldLabels } from './error-messages.ts';
 
+/** A failure in plain words (error-messages.ts). */
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return explainFailure(error).message;
 }
 
 /** Loads data when `deps` change; `reload` loads again. */
@@ -27,31 +29,67 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload: () => setVersion((v) => v + 1) };
 }
 
-/** Runs an async action; `busy` while it runs, `error` when it failed (shown by the page). */
-export function useAction() {
+/**
+ * Runs an async action; `busy` while it runs, `error` when it failed. The failure's field errors
+ * go next to their fields (`fieldError(path)`, with the form's `labels`) and leave when the field
+ * changes (`clearField(path)`); `message` is the banner's sentence, gone when no error is left.
+ */
+export function useAction(labels: FieldLabels = {}) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const run = useCallback(async (action: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action();
-      return true;
-    } catch (failure) {
-      setError(failure);
-      return false;
-    } finally {
-      setBusy(false);
-    }
+  const [error, setErrorState] = useState<unknown>();
+  const [cleared, setCleared] = useState<ReadonlySet<string>>(new Set());
+  const labelsKey = JSON.stringify(labels);
+  const explained = useMemo(
+    () => (error === undefined ? undefined : explainFailure(error, labels)),
+    // Labels are usually a literal written in the render: compared by value.
+    [error, labelsKey],
+  );
+  const setError = useCallback((failure: unknown) => {
+    setCleared(new Set());
+    setErrorState(failure);
   }, []);
-  return { run, busy, error, setError };
+  const run = useCallback(
+    async (action: () => Promise<unknown>): Promise<boolean> => {
+      setBusy(true);
+      setError(undefined);
+      try {
+        await action();
+        return true;
+      } catch (failure) {
+        setError(failure);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [setError],
+  );
+  const open = explained ? Object.keys(explained.fields).filter((path) => !cleared.has(path)) : [];
+  const fieldsWereAll = explained !== undefined && Object.keys(explained.fields).length > 0;
+  // Once every field error is fixed, the banner that spoke of them goes too.
+  const message =
+    explained === undefined || (fieldsWereAll && open.length === 0) ? undefined : explained.message;
+  return {
+    run,
+    busy,
+    error: message === undefined ? undefined : error,
+    setError,
+    message,
+    fieldError: (path: string): string | undefined =>
+      cleared.has(path) ? undefined : explained?.fields[path],
+    clearField: (path: string) => {
+      if (explained?.fields[path] !== undefined && !cleared.has(path))
+        setCleared((previous) => new Set([...previous, path]));
+    },
+  };
 }
 
+/** The banner: one sentence in plain words (a string is shown as is). */
 export function ErrorMessage({ error }: { error: unknown }) {
-  if (error === undefined || error === null) return null;
+  if (error === undefined || error === null || error === '') return null;
   return (
     <p className="error" role="alert">
-      {errorText(error)}
+      {typeof error === 'string' ? error : errorText(error)}
     </p>
   );
 }
@@ -74,24 +112,47 @@ interface FieldProps {
   multiline?: boolean;
   step?: string;
   name?: string;
+  /** The field's error in plain words, shown under it (useAction().fieldError). */
+  error?: string;
 }
 
-export function Field({ label, value, onChange, type = 'text', multiline, ...rest }: FieldProps) {
-  const id = useId();
+/** A field's error under it, tied to the control by aria-describedby. */
+function FieldError({ id, error }: { id: string; error?: string }) {
+  if (!error) return null;
   return (
-    <div className="field">
+    <p id={id} className="field-error">
+      {error}
+    </p>
+  );
+}
+
+export function Field(props: FieldProps) {
+  const { label, value, onChange, type = 'text', multiline, error, ...rest } = props;
+  const id = useId();
+  const errorId = `${id}-error`;
+  const described = error ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {};
+  return (
+    <div className={error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
       {multiline ? (
-        <textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} {...rest} />
+        <textarea
+          id={id}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          {...described}
+          {...rest}
+        />
       ) : (
         <input
           id={id}
           type={type}
           value={value}
           onChange={(e) => onChange(e.target.value)}
+          {...described}
           {...rest}
         />
       )}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }
@@ -104,14 +165,23 @@ interface SelectProps {
   disabled?: boolean;
   /** Text of the empty choice; without it there is none. */
   empty?: string;
+  error?: string;
 }
 
-export function Select({ label, value, onChange, options, disabled, empty }: SelectProps) {
+export function Select({ label, value, onChange, options, disabled, empty, error }: SelectProps) {
   const id = useId();
+  const errorId = `${id}-error`;
   return (
-    <div className="field">
+    <div className={error ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      >
         {empty !== undefined && <option value="">{empty}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -119,6 +189,7 @@ export function Select({ label, value, onChange, options, disabled, empty }: Sel
           </option>
         ))}
       </select>
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

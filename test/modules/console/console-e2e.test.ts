@@ -260,9 +260,11 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       body: { ParentCategoryId: shoes },
     });
     expect(cycle.statusCode).toBe(409);
+    expect(errorBody(cycle).Code).toBe('CategoryCycle');
+    // The API's own words name category ids; the console says it in the retailer's.
     await expect
       .poll(() => page.getByRole('alert').textContent(), PAGE_SHOWS)
-      .toBe(errorBody(cycle).FriendlyDescription);
+      .toBe('A category cannot be moved under itself or under one of its own subcategories.');
     expect(
       (await apiGet<{ ParentCategoryId: number | null }>(`/private/catalog/category/${footwear}`))
         .ParentCategoryId,
