@@ -109,10 +109,17 @@ export async function expectNoHorizontalScroll(page: Page, what: string): Promis
 /** Where the keyboard focus is now: the element `locator` finds, within the poll's deadline. */
 export async function expectFocused(locator: Locator, what: string): Promise<void> {
   await expect
-    .poll(() => locator.evaluate((element) => element === element.ownerDocument.activeElement), {
-      ...PAGE_SHOWS,
-      message: `focus on ${what}`,
-    })
+    .poll(
+      () =>
+        locator.evaluate(
+          (element: { ownerDocument: { activeElement: unknown } }) =>
+            element === element.ownerDocument.activeElement,
+        ),
+      {
+        ...PAGE_SHOWS,
+        message: `focus on ${what}`,
+      },
+    )
     .toBe(true);
 }
 
