@@ -4,9 +4,14 @@
 // into a new tenant; then the same rows written by bare multi-row INSERTs, 1000 rows a statement,
 // into plain tables of the same columns without triggers or indexes beyond their keys.
 // Prints rows per second of both and their ratio (target ≥ 0.5), and writes them to
-// bench/results/import.json.
+// bench/results/import.json. The import's rate is also reported per segment of the file
+// (BENCH_IMPORT_SEGMENT records, default 100k; at least one chunk), with the median and p90 time
+// of a chunk in each: a rate that falls from the first segment to the last is a cost that grows
+// with the tenant's size. `lastToFirst` is the last segment's rate over the first's.
 // Usage: BENCH_ONLY=import npm run bench, or node bench/catalog-import.ts; BENCH_DATABASE_URL (or
 // DATABASE_URL) for PostgreSQL, else an embedded database in a new temporary folder (or DATA_DIR).
+// BENCH_IMPORT_ROWS=1000000 (or BENCH_IMPORT_1M=1) imports a million; BENCH_IMPORT_BASELINE=0
+// skips the bare INSERTs (a million of them take a few minutes more).
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +22,11 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateDatabase } from '../src/schema.ts';
 
-const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const ROWS = Number(
+  process.env.BENCH_IMPORT_ROWS ?? (process.env.BENCH_IMPORT_1M === '1' ? 1_000_000 : 100_000),
+);
+const SEGMENT = Math.max(1000, Number(process.env.BENCH_IMPORT_SEGMENT ?? 100_000));
+const WITH_BASELINE = process.env.BENCH_IMPORT_BASELINE !== '0';
 const env = { ...process.env };
 if (env.BENCH_DATABASE_URL) env.DATABASE_URL = env.BENCH_DATABASE_URL;
 // On the embedded database, never the project's own ./data.
@@ -45,6 +54,50 @@ const record = (i: number) => ({
   Tags: [{ Name: `Tag ${i % 5}` }],
 });
 
+/** When the import read past each segment's end, and how long each of its chunks took. */
+class SegmentClock {
+  private readonly size: number;
+  private last: { rows: number; at: bigint };
+  private readonly chunks: { rows: number; ms: number }[] = [];
+
+  constructor(size: number, started: bigint) {
+    this.size = size;
+    this.last = { rows: 0, at: started };
+  }
+
+  reached(rows: number): void {
+    if (rows <= this.last.rows) return;
+    const at = process.hrtime.bigint();
+    this.chunks.push({ rows, ms: Number(at - this.last.at) / 1e6 });
+    this.last = { rows, at };
+  }
+
+  /** Per segment: its records, rate, and the median and p90 time of its chunks. */
+  report() {
+    const segments: { from: number; to: number; ms: number[]; rows: number }[] = [];
+    let from = 0;
+    for (const { rows, ms } of this.chunks) {
+      const index = Math.floor((rows - 1) / this.size);
+      let segment = segments[index];
+      if (!segment) segment = segments[index] = { from, to: rows, ms: [], rows: 0 };
+      segment.ms.push(ms);
+      segment.rows += rows - from;
+      segment.to = rows;
+      from = rows;
+    }
+    return segments.filter(Boolean).map((segment) => {
+      const sorted = [...segment.ms].sort((a, b) => a - b);
+      const seconds = segment.ms.reduce((sum, ms) => sum + ms, 0) / 1000;
+      return {
+        segment: `${segment.to - segment.rows + 1}..${segment.to}`,
+        rowsPerSecond: Math.round(segment.rows / seconds),
+        chunkMsMedian: Math.round(sorted[Math.floor(sorted.length / 2)]!),
+        chunkMsP90: Math.round(sorted[Math.floor(sorted.length * 0.9)]!),
+      };
+    });
+  }
+}
+
 try {
   await migrateDatabase(database);
   const services = createServices(config, database);
@@ -61,8 +114,12 @@ try {
     false,
   );
   let started = process.hrtime.bigint();
-  await services.catalog.imports.run(tenant.id, job.Id);
+  const segments = new SegmentClock(SEGMENT, started);
+  await services.catalog.imports.run(tenant.id, job.Id, (progress) =>
+    segments.reached(progress.RowsRead),
+  );
   const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  for (const segment of segments.report()) console.log(JSON.stringify(segment));
   const result = await services.catalog.imports.get(tenant.id, job.Id);
   if (result.RowsWritten !== ROWS) throw new Error(`import wrote ${JSON.stringify(result)}`);
 
@@ -82,7 +139,7 @@ try {
     create table ${attributes} (tenant_id int, item_id int, type_id int, value_id int, primary key (tenant_id, item_id, type_id));
     create table ${tags} (tenant_id int, item_id int, tag_id int, primary key (tenant_id, item_id, tag_id));`);
   started = process.hrtime.bigint();
-  for (let start = 0; start < ROWS; start += 1000) {
+  for (let start = 0; start < (WITH_BASELINE ? ROWS : 0); start += 1000) {
     const n = Math.min(1000, ROWS - start);
     const rows = Array.from({ length: n }, (_, k) => ({ i: start + k, r: record(start + k) }));
     const values = (width: number, count: number) =>
@@ -126,14 +183,22 @@ try {
   await services.tenants.delete(name);
   const importRate = ROWS / importSeconds;
   const baselineRate = ROWS / baselineSeconds;
+  const rates = segments.report().map((s) => s.rowsPerSecond);
   const summary = JSON.stringify({
     rows: ROWS,
     engine: database.engine,
     importSeconds: Math.round(importSeconds * 10) / 10,
     importRowsPerSecond: Math.round(importRate),
-    baselineSeconds: Math.round(baselineSeconds * 10) / 10,
-    baselineRowsPerSecond: Math.round(baselineRate),
-    ratio: Math.round((importRate / baselineRate) * 1000) / 1000,
+    segmentRows: SEGMENT,
+    segmentRowsPerSecond: rates,
+    lastToFirst: Math.round((rates.at(-1)! / rates[0]!) * 1000) / 1000,
+    ...(WITH_BASELINE
+      ? {
+          baselineSeconds: Math.round(baselineSeconds * 10) / 10,
+          baselineRowsPerSecond: Math.round(baselineRate),
+          ratio: Math.round((importRate / baselineRate) * 1000) / 1000,
+        }
+      : {}),
   });
   console.log(summary);
   const results = path.resolve(import.meta.dirname, 'results');

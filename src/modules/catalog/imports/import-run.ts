@@ -7,6 +7,7 @@ import { DomainError, type FieldError } from '../../../domain/domain-error.ts';
 import type { BulkAssets } from '../catalog-assets.ts';
 import { JobLease } from '../job-lease.ts';
 import { settleChunk, type ChunkRow } from './import-chunk.ts';
+import { refreshImportStatistics, statisticsDue } from './import-statistics.ts';
 import { toJob, type ImportJobs, type ImportRow } from './import-jobs.ts';
 import { checkRecord, type AnyRecord } from './import-record-check.ts';
 import { ImportFileError, readRecords, type SourceRecord } from './import-records.ts';
@@ -143,17 +144,20 @@ export class ImportRunner {
         Number(row.records_done),
         this.options.maxRecordBytes,
       );
+      const settle = async (rows: ChunkRow[]) => {
+        const next = await this.commit(current, lease, mode, rows);
+        if (statisticsDue(Number(current.rows_written), Number(next.rows_written)))
+          await refreshImportStatistics(this.db);
+        current = next;
+        onProgress?.(toJob(current));
+      };
       for await (const source of records) {
         chunk.push(chunkRow(source));
         if (chunk.length < CHUNK_RECORDS) continue;
-        current = await this.commit(current, lease, mode, chunk);
+        await settle(chunk);
         chunk = [];
-        onProgress?.(toJob(current));
       }
-      if (chunk.length > 0) {
-        current = await this.commit(current, lease, mode, chunk);
-        onProgress?.(toJob(current));
-      }
+      if (chunk.length > 0) await settle(chunk);
       return current;
     } finally {
       stream.destroy();
