@@ -1156,6 +1156,14 @@ AS $function$
          where p_typos and length(w) >= 5 and w ~ '^[[:alpha:]]+$'
            and s.tenant_id = p_tenant and s.word % w and s.word <> w
            and levenshtein_less_equal(s.word, w, 1) <= 1
+        union all
+        select n, s.word, p_weights
+          from words
+          cross join lateral generate_series(1, length(w) - 1) as i
+          join item_search_words s
+            on s.tenant_id = p_tenant
+           and s.word = substr(w, 1, i - 1) || substr(w, i + 1, 1) || substr(w, i, 1) || substr(w, i + 2)
+         where p_typos and length(w) >= 5 and w ~ '^[[:alpha:]]+$' and s.word <> w
       ) alternatives
      group by n
   )

@@ -69,6 +69,9 @@ describe('POST /private/catalog/items: prefixes, typos and accents', () => {
     expect(await text('expresso')).toEqual(espresso); // substitution
     expect(await text('esspresso')).toEqual(espresso); // insertion
     expect(await text('espreso')).toEqual(espresso); // deletion
+    expect(await text('esrpesso')).toEqual(espresso); // two adjacent letters swapped
+    expect(await text('grinedr')).toEqual([items.description!.Id]); // swapped at the end
+    expect(await text('rginder')).toEqual([items.description!.Id]); // swapped at the start
     expect(await text('grnder')).toEqual([items.description!.Id]);
     expect(await text('expresso machine')).toEqual([items.title!.Id]);
   });
@@ -76,6 +79,10 @@ describe('POST /private/catalog/items: prefixes, typos and accents', () => {
   it('does not match two typos away, nor a typo in a shorter word', async () => {
     expect(await text('exprezso')).toEqual([]);
     expect(await text('exspreso')).toEqual([]);
+    // A swap and a substitution, two swaps, a swap of letters that are not neighbours.
+    expect(await text('exrpesso')).toEqual([]);
+    expect(await text('sepresos')).toEqual([]);
+    expect(await text('essrepso')).toEqual([]);
     expect(await text('mgu coffee')).toEqual([]);
   });
 
