@@ -1,6 +1,16 @@
 // Small building blocks every page uses: loading data, running an action with its busy state
-// and error, labelled fields, the error banner, the pager and paged tables, the progress bar.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+// and error, labelled fields, the error banner, the pager and paged tables (lists of cards at
+// phone width), the progress bar, and moving the focus once an action's result is on screen.
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { explainFailure, type FieldLabels } from './error-messages.ts';
 
 /** A failure in plain words (error-messages.ts). */
@@ -226,6 +236,11 @@ export function Pager(props: {
 /**
  * One page of a list: its table (caption with the total, column headers, the page's rows) and
  * the pager under it. `wrap` puts the table inside something (a form for rows edited in place).
+ *
+ * At phone width the table is a list of cards (class `cards`, styles.css): give each `<td>` the
+ * header of its column as `data-label` (`<td data-label="Name">`), shown before the value. A
+ * cell without one (e.g. the row's buttons) takes the card's whole width with no label; a
+ * `<th scope="row">` is the card's title.
  */
 export function PagedTable(props: {
   caption: string;
@@ -239,7 +254,7 @@ export function PagedTable(props: {
 }) {
   const { caption, total, headers, children, skip, take, onPage, wrap = (t) => t } = props;
   const table = (
-    <table>
+    <table className="cards">
       <caption>
         {caption} ({total})
       </caption>
@@ -293,4 +308,75 @@ export function PageTitle({ children }: { children: ReactNode }) {
       {children}
     </h1>
   );
+}
+
+/** What `focusLater` moves the focus to: a CSS selector, a ref, or a function finding it. */
+export type FocusTarget = string | RefObject<HTMLElement | null> | (() => HTMLElement | null);
+
+/** How long `focusLater` waits for its element to be on screen (a reload, a lazy page). */
+const FOCUS_WAIT_MS = 5000;
+
+function findTarget(target: FocusTarget): HTMLElement | null {
+  if (typeof target === 'string') return document.querySelector<HTMLElement>(target);
+  if (typeof target === 'function') return target();
+  return target.current;
+}
+
+/** On screen: attached and not hidden (an element under display: none has no boxes). */
+function canTakeFocus(element: HTMLElement): boolean {
+  return element.isConnected && element.getClientRects().length > 0;
+}
+
+/**
+ * Moves the keyboard focus to `target` once it is on screen: call it when an action starts or
+ * succeeds, before the page shows its result (the new row after a reload, the saved form's
+ * heading, a status message, the next page's heading). It looks again at each frame for up to
+ * five seconds, so the element may not exist yet. An element that is not focusable by itself
+ * (a heading, a row, a paragraph) gets `tabindex="-1"`. It gives up when the person has moved
+ * the focus elsewhere meanwhile (anywhere but the body and the element that had it at the
+ * call), so it never pulls the focus back from someone who moved on. The first element that
+ * matches wins: a selector that also matches something already there before the result (the
+ * row being edited, the previous page's heading) should be made unique to the new one.
+ *
+ *     focusLater(`[data-row="${created.Id}"]`);   // the new row (give it tabIndex={-1})
+ *     focusLater('#content h1');                  // the page's heading
+ *     focusLater(statusRef);                      // a ref from useRef or useFocusAfter
+ */
+export function focusLater(target: FocusTarget, waitMs = FOCUS_WAIT_MS): void {
+  const startedFrom = document.activeElement;
+  const deadline = performance.now() + waitMs;
+  const attempt = () => {
+    const active = document.activeElement;
+    const movedOn = active !== null && active !== document.body && active !== startedFrom;
+    const element = findTarget(target);
+    // Done when the focus is there already (a page's heading takes it on mount), and not ours
+    // to take when the person moved it elsewhere meanwhile.
+    if ((element && element === active) || movedOn) return;
+    if (element && canTakeFocus(element)) {
+      if (!element.matches('a[href], button, input, select, textarea, [tabindex]'))
+        element.tabIndex = -1;
+      element.focus();
+      if (document.activeElement === element) return;
+    }
+    if (performance.now() < deadline) requestAnimationFrame(attempt);
+  };
+  requestAnimationFrame(attempt);
+}
+
+/**
+ * A ref for the element that should take the focus after an action, and the function that
+ * moves it there (with `focusLater`, so the element may appear after a reload):
+ *
+ *     const [savedRef, focusSaved] = useFocusAfter<HTMLParagraphElement>();
+ *     const save = () => void action.run(async () => { await put(); focusSaved(); });
+ *     …
+ *     {saved && <p ref={savedRef} role="status">Saved.</p>}
+ */
+export function useFocusAfter<T extends HTMLElement = HTMLElement>(): [
+  RefObject<T | null>,
+  () => void,
+] {
+  const ref = useRef<T>(null);
+  const focus = useCallback(() => focusLater(ref), []);
+  return [ref, focus];
 }
