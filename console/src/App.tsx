@@ -1,7 +1,8 @@
-// The console's frame: navigation, who is signed in, sign-out, and the current page.
-import { lazy, Suspense, useMemo, type ComponentType } from 'react';
+// The console's frame: navigation, who is signed in, sign-out, and the current page. At phone
+// width (styles.css, max-width 48rem) the navigation folds behind a "Menu" button.
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { signOut, type Session } from './auth.ts';
-import { Loading } from './components.tsx';
+import { focusLater, Loading } from './components.tsx';
 import { navigate, useRoute } from './router.ts';
 import { AccessContext, accessOf, type Area } from './session.tsx';
 import { DashboardPage } from './pages/DashboardPage.tsx';
@@ -45,6 +46,18 @@ function pageOf(path: string): { entry: PageEntry; page: ComponentType<{ path: s
   return { entry, page: entry.page };
 }
 
+/** The navigation's id, which the Menu button controls. */
+const NAV_ID = 'console-nav';
+
+/** Three bars: the usual picture of a menu (the button's name is its text, "Menu"). */
+function MenuIcon() {
+  return (
+    <svg width="18" height="14" viewBox="0 0 18 14" aria-hidden="true" focusable="false">
+      <path d="M1 1h16M1 7h16M1 13h16" stroke="currentColor" strokeWidth="2" />
+    </svg>
+  );
+}
+
 function NothingToShow() {
   return <p>Your roles do not allow any page of the console.</p>;
 }
@@ -59,6 +72,27 @@ export function App({ session }: { session: Session }) {
   if (!visible.includes(entry)) {
     entry = visible[0] ?? entry;
     Page = visible[0]?.page ?? NothingToShow;
+  }
+
+  // The collapsed menu (phone width): a disclosure. Escape closes it and gives the focus back to
+  // its button; choosing a page closes it and the new page's heading takes the focus.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', closeOnEscape);
+    return () => document.removeEventListener('keydown', closeOnEscape);
+  }, [menuOpen]);
+  // Whatever changed the page (a link, the back button), the menu folds again.
+  const [shownPath, setShownPath] = useState(path);
+  if (shownPath !== path) {
+    setShownPath(path);
+    setMenuOpen(false);
   }
 
   const leave = async () => {
@@ -77,9 +111,20 @@ export function App({ session }: { session: Session }) {
         <button type="button" onClick={() => void leave()}>
           Sign out
         </button>
+        <button
+          type="button"
+          className="menu-toggle"
+          ref={menuButton}
+          aria-expanded={menuOpen}
+          aria-controls={NAV_ID}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <MenuIcon />
+          Menu
+        </button>
       </header>
       <div className="layout">
-        <nav aria-label="Console pages">
+        <nav id={NAV_ID} aria-label="Console pages" className={menuOpen ? 'open' : undefined}>
           <ul>
             {visible.map((p) => (
               <li key={p.path}>
@@ -89,7 +134,11 @@ export function App({ session }: { session: Session }) {
                   onClick={(event) => {
                     if (event.ctrlKey || event.metaKey || event.shiftKey) return;
                     event.preventDefault();
+                    setMenuOpen(false);
                     navigate(p.path);
+                    // The page's heading takes the focus when it mounts; this also covers the
+                    // page chosen again and a lazy page still loading (the link is hidden now).
+                    focusLater('#content h1');
                   }}
                 >
                   {p.label}
