@@ -125,15 +125,15 @@ export default function AppsPage() {
         >
           {list.data.Results.map((app) => (
             <tr key={app.ApplicationId}>
-              <td>
+              <td data-label="Name">
                 {app.Name}
                 {app.IsPredefined && ' (predefined)'}
               </td>
-              <td>{app.ApplicationTypeDescription}</td>
-              <td>
+              <td data-label="Type">{app.ApplicationTypeDescription}</td>
+              <td data-label="ApplicationId">
                 <code>{app.ApplicationId}</code>
               </td>
-              <td>{new Date(app.CreatedDate).toLocaleString()}</td>
+              <td data-label="Created">{new Date(app.CreatedDate).toLocaleString()}</td>
               {editable && (
                 <td>
                   <button type="button" onClick={() => rotate(app)}>

@@ -210,7 +210,7 @@ function ListPage({ kind }: { kind: ListKind }) {
           {list.data.Results.map((row) =>
             editing?.id === row.Id ? (
               <tr key={row.Id}>
-                <td>{row.Id}</td>
+                <td data-label="Id">{row.Id}</td>
                 {kind.fields.map((f) => (
                   <td key={f.name}>
                     <Field
@@ -235,9 +235,11 @@ function ListPage({ kind }: { kind: ListKind }) {
               </tr>
             ) : (
               <tr key={row.Id}>
-                <td>{row.Id}</td>
+                <td data-label="Id">{row.Id}</td>
                 {kind.fields.map((f) => (
-                  <td key={f.name}>{String(row[f.name] ?? '')}</td>
+                  <td key={f.name} data-label={f.label}>
+                    {String(row[f.name] ?? '')}
+                  </td>
                 ))}
                 {editable && (
                   <td>

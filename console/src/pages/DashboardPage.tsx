@@ -132,7 +132,7 @@ export function DashboardPage() {
         <>
           <Section title={`Events per day, last ${DAYS} days`}>
             <LineChart labels={data.days} series={data.series} title="Events per day by counter" />
-            <table>
+            <table className="cards">
               <caption>Events by counter</caption>
               <thead>
                 <tr>
@@ -145,8 +145,8 @@ export function DashboardPage() {
                 {data.todayCounts.map((row) => (
                   <tr key={row.name}>
                     <th scope="row">{row.name}</th>
-                    <td>{row.today}</td>
-                    <td>{row.total}</td>
+                    <td data-label="Today">{row.today}</td>
+                    <td data-label={`Last ${DAYS} days`}>{row.total}</td>
                   </tr>
                 ))}
               </tbody>
@@ -159,7 +159,7 @@ export function DashboardPage() {
             {data.trending.items.length === 0 ? (
               <p>No trending items in the last week.</p>
             ) : (
-              <table>
+              <table className="cards">
                 <caption>Trending on {data.trending.day}</caption>
                 <thead>
                   <tr>
@@ -172,8 +172,8 @@ export function DashboardPage() {
                   {data.trending.items.map((item) => (
                     <tr key={item.ItemId}>
                       <th scope="row">{item.ItemTitle ?? `Item ${item.ItemId}`}</th>
-                      <td>{item.TotalTimeImpactValue.toFixed(2)}</td>
-                      <td>{item.TotalActionCount}</td>
+                      <td data-label="Score">{item.TotalTimeImpactValue.toFixed(2)}</td>
+                      <td data-label="Actions">{item.TotalActionCount}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -127,7 +127,7 @@ export function ItemsPage() {
           {loading && <Loading />}
           {result && (
             <>
-              <table aria-busy={loading}>
+              <table className="cards" aria-busy={loading}>
                 <caption>{result.TotalItemCount} items</caption>
                 <thead>
                   <tr>
@@ -143,8 +143,8 @@ export function ItemsPage() {
                     const price = item.Prices[0];
                     return (
                       <tr key={item.Id}>
-                        <td>{item.Id}</td>
-                        <td>
+                        <td data-label="Id">{item.Id}</td>
+                        <td data-label="Title">
                           <a
                             href={`/console/items/${item.Id}`}
                             onClick={(event) => {
@@ -155,9 +155,11 @@ export function ItemsPage() {
                             {item.Title}
                           </a>
                         </td>
-                        <td>{item.SKU}</td>
-                        <td>{item.ItemStatusId === 2 ? 'Passive' : 'Active'}</td>
-                        <td>
+                        <td data-label="SKU">{item.SKU}</td>
+                        <td data-label="Status">
+                          {item.ItemStatusId === 2 ? 'Passive' : 'Active'}
+                        </td>
+                        <td data-label="Price">
                           {price
                             ? `${price.DiscountPrice ?? price.NormalPrice} ${price.PriceTypeSymbol ?? ''}`
                             : ''}

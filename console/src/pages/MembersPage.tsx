@@ -173,9 +173,9 @@ export default function MembersPage() {
         >
           {list.data.Results.map((member) => (
             <tr key={member.Id}>
-              <td>{member.Username}</td>
-              <td>{member.Name}</td>
-              <td>{member.Roles.map((r) => r.Description).join(', ')}</td>
+              <td data-label="Username">{member.Username}</td>
+              <td data-label="Name">{member.Name}</td>
+              <td data-label="Roles">{member.Roles.map((r) => r.Description).join(', ')}</td>
               {editable && (
                 <td>
                   <button

@@ -160,10 +160,10 @@ export default function StoresPage() {
         >
           {(storeList.data?.Results ?? []).map((s) => (
             <tr key={s.Id}>
-              <td>{s.Id}</td>
-              <td>{s.Name}</td>
-              <td>{s.Address}</td>
-              <td>
+              <td data-label="Id">{s.Id}</td>
+              <td data-label="Name">{s.Name}</td>
+              <td data-label="Address">{s.Address}</td>
+              <td data-label="Latitude, longitude">
                 {s.Location.Latitude}, {s.Location.Longitude}
               </td>
             </tr>
@@ -209,9 +209,9 @@ export default function StoresPage() {
           >
             {devices.data.Results.map((d) => (
               <tr key={d.DeviceId}>
-                <td>{d.DeviceId}</td>
-                <td>{d.Description}</td>
-                <td>{d.StoreName}</td>
+                <td data-label="Device id">{d.DeviceId}</td>
+                <td data-label="Description">{d.Description}</td>
+                <td data-label="Store">{d.StoreName}</td>
               </tr>
             ))}
           </PagedTable>
