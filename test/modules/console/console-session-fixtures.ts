@@ -33,6 +33,11 @@ export interface ConsoleSession {
   signIn(username: string, password: string): Promise<void>;
   /** Navigates with the console's own menu (opened first where it is collapsed). */
   openPage(label: string): Promise<void>;
+  /**
+   * Closes the session's page. Its context is left for the browser's own close: closing a
+   * context ends the bundled Chromium (@sparticuz/chromium runs as a single process), and every
+   * later session of the file with it.
+   */
   close(): Promise<void>;
 }
 
@@ -74,7 +79,7 @@ export async function openConsole(
         .poll(() => page.locator('h1').first().textContent(), PAGE_SHOWS)
         .toContain(label);
     },
-    close: () => context.close(),
+    close: () => page.close(),
   };
 }
 
