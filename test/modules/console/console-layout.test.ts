@@ -23,7 +23,7 @@ import {
   PAGE_SHOWS,
   VIEWPORT_NAMES,
   type ConsoleSession,
-} from './console-session.ts';
+} from './console-session-fixtures.ts';
 
 /** What the tests read of the browser's window (they are compiled without the DOM's types). */
 interface Window {
