@@ -8,6 +8,8 @@ import type { ItemForm } from './item-form-model.ts';
 const text = (value: string | null | undefined) => value ?? '';
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 const idOrNull = (value: string) => (value === '' ? null : Number(value));
+/** An amount as typed (a decimal comma allowed; item-validation.ts checked it). */
+const amount = (value: string) => Number(value.trim().replace(',', '.'));
 
 export function formFromItem(item?: Item): ItemForm {
   return {
@@ -52,8 +54,8 @@ export function itemBodyFromForm(form: ItemForm): ItemBody {
     DefaultItemId: idOrNull(form.DefaultItemId),
     Prices: form.prices.map((p) => ({
       PriceTypeId: Number(p.PriceTypeId),
-      NormalPrice: Number(p.NormalPrice),
-      DiscountPrice: p.DiscountPrice === '' ? null : Number(p.DiscountPrice),
+      NormalPrice: amount(p.NormalPrice),
+      DiscountPrice: p.DiscountPrice.trim() === '' ? null : amount(p.DiscountPrice),
     })),
     DynamicAttributes: form.attributes.map((a) => ({ TypeId: Number(a.TypeId), Value: a.Value })),
     Tags: [...form.tags].map((Id) => ({ Id })),
