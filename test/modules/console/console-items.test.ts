@@ -373,6 +373,8 @@ describe.each(VIEWPORT_NAMES)('the Items pages at %s size', { timeout: 120_000 }
 
   it('chooses a default item by searching, links both ways, and focuses the status after Save', async () => {
     await openEditor('Rain jacket');
+    // Amounts show with the currency's decimals.
+    expect(await page.getByLabel('Normal price 1').inputValue()).toBe('89.00');
     const variants = page.getByRole('region', { name: 'Variants' });
     const combobox = variants.getByRole('combobox', { name: 'Default item' });
     await combobox.fill('wool');

@@ -41,7 +41,7 @@ export function useItemForm(options: {
   onSaved: (item: Item) => void;
 }) {
   const { id, item, priceTypes, onSaved } = options;
-  const [form, setForm] = useState(() => formFromItem(item));
+  const [form, setForm] = useState(() => formFromItem(item, priceTypes));
   const [baseline, setBaseline] = useState(form);
   const [saved, setSaved] = useState(false);
   /** The form's own checks (before any call), by field path. */
@@ -105,7 +105,7 @@ export function useItemForm(options: {
               body: itemBodyFromForm(form),
             }),
           );
-          const kept = formFromItem(updated);
+          const kept = formFromItem(updated, priceTypes);
           setForm(kept);
           setBaseline(kept);
           setSaved(true);
