@@ -288,11 +288,15 @@ export function ItemsPage() {
                     {item.SKU && <span className="sku">SKU {item.SKU}</span>}
                   </td>
                   <td className="brand" role="cell">
-                    <span className="card-label">Brand: </span>
+                    <span className="card-label" aria-hidden="true">
+                      Brand:{' '}
+                    </span>
                     {brand ?? <span className="muted">None</span>}
                   </td>
                   <td className="category" role="cell">
-                    <span className="card-label">Category: </span>
+                    <span className="card-label" aria-hidden="true">
+                      Category:{' '}
+                    </span>
                     {category ?? <span className="muted">None</span>}
                   </td>
                   <td className="status" role="cell">
