@@ -122,6 +122,7 @@ interface FieldProps {
   multiline?: boolean;
   step?: string;
   name?: string;
+  inputMode?: 'decimal' | 'numeric' | 'text';
   /** The field's error in plain words, shown under it (useAction().fieldError). */
   error?: string;
 }

@@ -97,7 +97,7 @@ export function createCatalogModule(
     categories,
     tags: new TagService(db),
     priceTypes: new PriceTypeService(db),
-    search: new SearchService(db),
+    search: new SearchService(db, needs.assets),
     imports,
     exports,
     relations,

@@ -221,7 +221,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
 
     // The facet narrows the list (one more search).
     await page.getByRole('button', { name: /Acme Shoes/ }).click();
-    await page.getByRole('table', { name: '1 items' }).waitFor();
+    await page.getByRole('table', { name: '1 item' }).waitFor();
     await page.getByRole('navigation', { name: 'Items pages' }).waitFor();
   });
 

@@ -385,7 +385,7 @@ export interface paths {
     put?: never;
     /**
      * Search items: full text, filters, ordering and navigation counts
-     * @description Every body field is optional. Query matches every word in Title, Name, SKU, Model or the descriptions (the last word as a prefix, one typo forgiven in long words); CategoryId includes subcategories; passive items only with IncludePassiveItems. Ordered by relevance with a Query, else as OrderedPropertyName and OrderBy say, ties by Id. Paged by Skip (default 0) and Take (1 to 1000, default 20); TotalItemCount counts every match. Navigation counts are over the filtered set; a navigation not asked for is null. Unknown CategoryId, BrandId, TagId, PriceTypeId or attribute TypeId is 400. It only reads: a member needs catalog:read.
+     * @description Every body field is optional. Query matches every word in Title, Name, SKU, Model or the descriptions (the last word as a prefix, one typo forgiven in long words); CategoryId includes subcategories; passive items only with IncludePassiveItems. Ordered by relevance with a Query, else as OrderedPropertyName and OrderBy say, ties by Id. Paged by Skip (default 0) and Take (1 to 1000, default 20); TotalItemCount counts every match. Navigation counts are over the filtered set (a category counts its subcategories, as the CategoryId filter does); a navigation not asked for is null. IncludeDefaultImages adds the page items' default images. Unknown CategoryId, BrandId, TagId, PriceTypeId or attribute TypeId is 400. It only reads: a member needs catalog:read.
      */
     post: operations['searchItems'];
     delete?: never;
@@ -6959,6 +6959,7 @@ export interface operations {
           Take?: number;
           IncludeStaticNavigation?: boolean | null;
           IncludeDynamicNavigation?: boolean | null;
+          IncludeDefaultImages?: boolean | null;
         };
       };
     };
@@ -7054,6 +7055,17 @@ export interface operations {
                       Value: string;
                       Count: number;
                     }[];
+                  }[]
+                | null;
+              /** @description The default image of each item of the page that has one, by ItemId; null unless IncludeDefaultImages. */
+              DefaultImages:
+                | {
+                    ItemId: number;
+                    AssetId: number;
+                    /** @description Where the image is served (no token needed). */
+                    AssetUrl: string;
+                    MimeType: string;
+                    FileName: string;
                   }[]
                 | null;
             };

@@ -7,11 +7,20 @@ export function ItemAttributesSection(props: {
   attributes: AttributeRow[];
   onChange: (attributes: AttributeRow[]) => void;
   attributeTypes: CatalogChoices['attributeTypes'];
+  errorOf: (path: string) => string | undefined;
+  clearField: (path: string) => void;
 }) {
-  const { attributes, onChange, attributeTypes } = props;
+  const { attributes, onChange, attributeTypes, errorOf, clearField } = props;
   const options = attributeTypes.map((t) => ({ value: String(t.Id), label: t.Description }));
-  const change = (i: number, row: Partial<AttributeRow>) =>
+  const change = (i: number, row: Partial<AttributeRow>) => {
+    for (const key of Object.keys(row)) clearField(`DynamicAttributes.${i}.${key}`);
     onChange(withRowChanged(attributes, i, row));
+  };
+  const removeRow = (i: number) => {
+    for (let k = i; k < attributes.length; k++)
+      for (const key of ['TypeId', 'Value']) clearField(`DynamicAttributes.${k}.${key}`);
+    onChange(withoutRow(attributes, i));
+  };
   return (
     <Section title="Dynamic attributes">
       {attributes.map((attribute, i) => (
@@ -21,14 +30,16 @@ export function ItemAttributesSection(props: {
             value={attribute.TypeId}
             options={options}
             onChange={(v) => change(i, { TypeId: v })}
+            error={errorOf(`DynamicAttributes.${i}.TypeId`)}
           />
           <Field
             label={`Attribute value ${i + 1}`}
             value={attribute.Value}
             required
             onChange={(v) => change(i, { Value: v })}
+            error={errorOf(`DynamicAttributes.${i}.Value`)}
           />
-          <button type="button" onClick={() => onChange(withoutRow(attributes, i))}>
+          <button type="button" onClick={() => removeRow(i)}>
             Remove attribute {i + 1}
           </button>
         </div>

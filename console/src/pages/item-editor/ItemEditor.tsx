@@ -1,11 +1,14 @@
 // One item: its fields, prices, dynamic attributes, tags, variant group and images. Saving sends
 // the whole item in one PUT (or POST for a new one): the API replaces prices, attributes and tags
 // when they are in the body.
+import { useState } from 'react';
 import type { CatalogChoices } from '../../catalog.ts';
 import { ErrorMessage, PageTitle, Section } from '../../components.tsx';
 import { navigate } from '../../router.ts';
 import { useAccess } from '../../session.tsx';
 import type { Item } from '../../types.ts';
+import { lastItemsListPath } from '../items-url.ts';
+import '../items.css';
 import { ImageDrop } from './ImageDrop.tsx';
 import { ItemAttributesSection } from './ItemAttributesSection.tsx';
 import { ItemFieldsSection } from './ItemFieldsSection.tsx';
@@ -13,57 +16,82 @@ import { ItemPricesSection } from './ItemPricesSection.tsx';
 import { ItemTagsSection } from './ItemTagsSection.tsx';
 import { ItemVariantsSection } from './ItemVariantsSection.tsx';
 import { useItemForm } from './use-item-form.ts';
+import { variantGroup } from './use-item-loader.ts';
 
 export function ItemEditor(props: {
   id: number | undefined;
   choices: CatalogChoices;
   item: Item | undefined;
-  variants: Item[];
+  group: Item[];
 }) {
-  const { id, choices, item, variants } = props;
+  const { id, choices } = props;
   const access = useAccess();
   const editable = access.can('catalog', 'write');
   // Images are assets first (the storage area), then related to the item.
   const canUpload = access.can('storage', 'write');
-  const { form, set, saved, action, save, remove } = useItemForm(id, item);
+  // The item as saved, and its variant group as saved (reloaded when a save moves the item).
+  const [item, setItem] = useState(props.item);
+  const [group, setGroup] = useState(props.group);
+  const editor = useItemForm({
+    id,
+    item,
+    priceTypes: choices.priceTypes,
+    onSaved: (updated) => {
+      setItem(updated);
+      if (updated.DefaultItemId !== item?.DefaultItemId)
+        void variantGroup(updated.DefaultItemId).then(setGroup, () => setGroup([]));
+    },
+  });
+  const { form, set, saved, action, save, remove, fieldError, clearField } = editor;
+  const listPath = lastItemsListPath();
 
   return (
-    <>
+    <div className="item-editor">
       <PageTitle>{id === undefined ? 'New item' : `Item ${id}: ${item?.Title ?? ''}`}</PageTitle>
       <p>
         <a
-          href="/console/items"
+          href={`/console/${listPath}`}
           onClick={(event) => {
+            if (event.ctrlKey || event.metaKey || event.shiftKey) return;
             event.preventDefault();
-            navigate('items');
+            navigate(listPath);
           }}
         >
           Back to items
         </a>
       </p>
       {!editable && <p className="notice">Your role can read the catalog but not change it.</p>}
-      <form onSubmit={save} aria-label="Item">
+      <form onSubmit={save} aria-label="Item" noValidate ref={editor.formRef}>
         <fieldset disabled={!editable || action.busy}>
-          <ItemFieldsSection form={form} set={set} choices={choices} />
+          <ItemFieldsSection form={form} set={set} choices={choices} errorOf={fieldError} />
           <ItemPricesSection
             prices={form.prices}
             onChange={set('prices')}
             priceTypes={choices.priceTypes}
+            errorOf={fieldError}
+            clearField={clearField}
           />
           <ItemAttributesSection
             attributes={form.attributes}
             onChange={set('attributes')}
             attributeTypes={choices.attributeTypes}
+            errorOf={fieldError}
+            clearField={clearField}
           />
           <ItemTagsSection checked={form.tags} onChange={set('tags')} tags={choices.tags} />
           <ItemVariantsSection
+            id={id}
+            item={item}
             defaultItemId={form.DefaultItemId}
             onChange={set('DefaultItemId')}
-            variants={variants}
+            group={group}
+            error={fieldError('DefaultItemId')}
           />
-          <ErrorMessage error={action.error} />
+          <div className="save-problem" tabIndex={-1}>
+            <ErrorMessage error={editor.problemMessage ?? action.message} />
+          </div>
           {saved && (
-            <p role="status" className="ok">
+            <p role="status" className="ok save-status" tabIndex={-1} ref={editor.statusRef}>
               Saved.
             </p>
           )}
@@ -83,6 +111,6 @@ export function ItemEditor(props: {
         </Section>
       )}
       {id === undefined && <p className="muted">Images can be added once the item is created.</p>}
-    </>
+    </div>
   );
 }

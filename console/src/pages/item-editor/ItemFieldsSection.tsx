@@ -12,25 +12,35 @@ export function ItemFieldsSection(props: {
   form: ItemForm;
   set: SetField;
   choices: CatalogChoices;
+  /** The field's error in plain words, by the API's field path. */
+  errorOf: (path: string) => string | undefined;
 }) {
-  const { form, set, choices } = props;
+  const { form, set, choices, errorOf } = props;
   return (
     <Section title="Fields">
       <div className="grid">
-        <Field label="Title" value={form.Title} onChange={set('Title')} required />
-        <Field label="Name" value={form.Name} onChange={set('Name')} />
-        <Field label="SKU" value={form.SKU} onChange={set('SKU')} />
-        <Field label="Model" value={form.Model} onChange={set('Model')} />
+        <Field
+          label="Title"
+          value={form.Title}
+          onChange={set('Title')}
+          error={errorOf('Title')}
+          required
+        />
+        <Field label="Name" value={form.Name} onChange={set('Name')} error={errorOf('Name')} />
+        <Field label="SKU" value={form.SKU} onChange={set('SKU')} error={errorOf('SKU')} />
+        <Field label="Model" value={form.Model} onChange={set('Model')} error={errorOf('Model')} />
         <Select
           label="Status"
           value={form.ItemStatusId}
           onChange={set('ItemStatusId')}
+          error={errorOf('ItemStatusId')}
           options={STATUS_OPTIONS}
         />
         <Select
           label="Category"
           value={form.CategoryId}
           onChange={set('CategoryId')}
+          error={errorOf('CategoryId')}
           empty="(none)"
           options={choices.categories.map((c) => ({
             value: String(c.category.Id),
@@ -41,6 +51,7 @@ export function ItemFieldsSection(props: {
           label="Brand"
           value={form.BrandId}
           onChange={set('BrandId')}
+          error={errorOf('BrandId')}
           empty="(none)"
           options={choices.brands.map((b) => ({ value: String(b.Id), label: b.Name }))}
         />
@@ -49,12 +60,14 @@ export function ItemFieldsSection(props: {
         label="Short description"
         value={form.ShortDescription}
         onChange={set('ShortDescription')}
+        error={errorOf('ShortDescription')}
         multiline
       />
       <Field
         label="Long description"
         value={form.LongDescription}
         onChange={set('LongDescription')}
+        error={errorOf('LongDescription')}
         multiline
       />
     </Section>

@@ -27,7 +27,17 @@ export interface ItemForm {
   tags: Set<number>;
 }
 
-/** Sets one field of the form (the editor clears its "Saved." notice on every change). */
+/** Whether two forms hold the same values (the editor's unsaved-changes check). */
+export function sameForm(a: ItemForm, b: ItemForm): boolean {
+  const plain = (form: ItemForm) =>
+    JSON.stringify({ ...form, tags: [...form.tags].sort((x, y) => x - y) });
+  return plain(a) === plain(b);
+}
+
+/**
+ * Sets one field of the form (the editor clears its "Saved." notice and the field's error on
+ * every change).
+ */
 export type SetField = <K extends keyof ItemForm>(key: K) => (value: ItemForm[K]) => void;
 
 /** The rows with row `index` changed by `change`. */

@@ -2,14 +2,29 @@
 // for a new one), and saving sends the whole item, so the API replaces prices, attributes and
 // tags with what the form holds.
 import type { paths } from '@omnichannel/management-client';
-import type { Item } from '../../types.ts';
+import type { Item, PriceType } from '../../types.ts';
+import { decimalsOf } from '../price-format.ts';
 import type { ItemForm } from './item-form-model.ts';
 
 const text = (value: string | null | undefined) => value ?? '';
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 const idOrNull = (value: string) => (value === '' ? null : Number(value));
+/** An amount as typed (a decimal comma allowed; item-validation.ts checked it). */
+const amount = (value: string) => Number(value.trim().replace(',', '.'));
 
-export function formFromItem(item?: Item): ItemForm {
+/**
+ * An amount as the field shows it: with the currency's decimals (129.9 → "129.90"), or as stored
+ * when it has more (an import may have stored 4; the form then asks for fewer before saving).
+ */
+function amountText(value: number, decimals: number): string {
+  const fixed = value.toFixed(decimals);
+  return Number(fixed) === value ? fixed : String(value);
+}
+
+/** The form of an item (`priceTypes` give each price its currency's decimals). */
+export function formFromItem(item?: Item, priceTypes: PriceType[] = []): ItemForm {
+  const decimals = (typeId: number) =>
+    decimalsOf(priceTypes.find((t) => t.Id === typeId)?.PriceTypeSymbol ?? '');
   return {
     Title: text(item?.Title),
     Name: text(item?.Name),
@@ -23,8 +38,9 @@ export function formFromItem(item?: Item): ItemForm {
     DefaultItemId: item?.DefaultItemId ? String(item.DefaultItemId) : '',
     prices: (item?.Prices ?? []).map((p) => ({
       PriceTypeId: String(p.PriceTypeId),
-      NormalPrice: String(p.NormalPrice),
-      DiscountPrice: p.DiscountPrice === null ? '' : String(p.DiscountPrice),
+      NormalPrice: amountText(p.NormalPrice, decimals(p.PriceTypeId)),
+      DiscountPrice:
+        p.DiscountPrice === null ? '' : amountText(p.DiscountPrice, decimals(p.PriceTypeId)),
     })),
     attributes: (item?.DynamicAttributes ?? []).map((a) => ({
       TypeId: String(a.TypeId),
@@ -52,8 +68,8 @@ export function itemBodyFromForm(form: ItemForm): ItemBody {
     DefaultItemId: idOrNull(form.DefaultItemId),
     Prices: form.prices.map((p) => ({
       PriceTypeId: Number(p.PriceTypeId),
-      NormalPrice: Number(p.NormalPrice),
-      DiscountPrice: p.DiscountPrice === '' ? null : Number(p.DiscountPrice),
+      NormalPrice: amount(p.NormalPrice),
+      DiscountPrice: p.DiscountPrice.trim() === '' ? null : amount(p.DiscountPrice),
     })),
     DynamicAttributes: form.attributes.map((a) => ({ TypeId: Number(a.TypeId), Value: a.Value })),
     Tags: [...form.tags].map((Id) => ({ Id })),

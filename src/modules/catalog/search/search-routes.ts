@@ -29,15 +29,19 @@ export const searchRoutes: FastifyPluginAsync<{ search: SearchService }> = async
           'CategoryId includes subcategories; passive items only with IncludePassiveItems. ' +
           'Ordered by relevance with a Query, else as OrderedPropertyName and OrderBy say, ties ' +
           'by Id. Paged by Skip (default 0) and Take (1 to 1000, default 20); TotalItemCount ' +
-          'counts every match. Navigation counts are over the filtered set; a navigation not ' +
-          'asked for is null. Unknown CategoryId, BrandId, TagId, PriceTypeId or attribute ' +
+          'counts every match. Navigation counts are over the filtered set (a category counts its ' +
+          'subcategories, as the CategoryId filter does); a navigation not asked for is null. ' +
+          "IncludeDefaultImages adds the page items' default images. Unknown CategoryId, BrandId, TagId, PriceTypeId or attribute " +
           'TypeId is 400. It only reads: a member needs catalog:read.',
         body: ItemSearchBody,
         response: { 200: ItemSearchAnswer },
       },
     },
     async (request, reply) =>
-      sendJsonText(reply, await search.search(request.tenant.id, request.body)),
+      sendJsonText(
+        reply,
+        await search.search(request.tenant.id, request.body, request.tenant.baseUrl),
+      ),
   );
   app.get(
     '/private/catalog/items/search',

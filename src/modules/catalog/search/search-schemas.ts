@@ -64,6 +64,12 @@ export const ItemSearchBody = Type.Object(
     Take: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 20 })),
     IncludeStaticNavigation: optional(Type.Boolean()),
     IncludeDynamicNavigation: optional(Type.Boolean()),
+    IncludeDefaultImages: optional(
+      Type.Boolean({
+        description:
+          "Also answer DefaultImages: the default image of each item of the page (a list's thumbnails).",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'ItemSearch' },
 );
@@ -111,6 +117,18 @@ export const DynamicNavigation = Type.Array(
   ),
 );
 
+export const DefaultImage = Type.Object(
+  {
+    ItemId: Type.Integer(),
+    AssetId: Type.Integer(),
+    AssetUrl: Type.String({ description: 'Where the image is served (no token needed).' }),
+    MimeType: Type.String(),
+    FileName: Type.String(),
+  },
+  { title: 'DefaultImage' },
+);
+export type DefaultImageJson = Static<typeof DefaultImage>;
+
 export const ItemSearchAnswer = Type.Object(
   {
     SearchResult: Type.Object(
@@ -122,6 +140,10 @@ export const ItemSearchAnswer = Type.Object(
         }),
         DynamicNavigation: Type.Union([DynamicNavigation, Type.Null()], {
           description: 'null unless IncludeDynamicNavigation.',
+        }),
+        DefaultImages: Type.Union([Type.Array(DefaultImage), Type.Null()], {
+          description:
+            'The default image of each item of the page that has one, by ItemId; null unless IncludeDefaultImages.',
         }),
       },
       { title: 'SearchResult' },

@@ -4,9 +4,14 @@
 import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
+import type { RelatedAssets } from '../catalog-assets.ts';
 import { MAX_ID } from '../common-schemas.ts';
 import type { ItemSearchQuery } from '../items/item-schemas.ts';
-import { ORDERED_PROPERTIES, type ItemSearchBody } from './search-schemas.ts';
+import {
+  ORDERED_PROPERTIES,
+  type DefaultImageJson,
+  type ItemSearchBody,
+} from './search-schemas.ts';
 import { buildSearch, type SearchCriteria, type SearchOrder } from './search-sql.ts';
 
 interface SearchRow {
@@ -14,6 +19,8 @@ interface SearchRow {
   items: string;
   static_navigation: string | null;
   dynamic_navigation: string | null;
+  /** [{ItemId, AssetId}] of the page's default images, when asked for. */
+  default_images?: string | null;
   [reference: `ref_${number}`]: boolean;
 }
 
@@ -39,20 +46,58 @@ const ORDERS: Record<string, SearchOrder> = {
 
 export class SearchService {
   private readonly db: DatabaseHandle;
+  private readonly assets: Pick<RelatedAssets, 'describe'>;
   /** Prepared statement name by statement text. */
   private readonly shapes = new Map<string, string>();
 
-  constructor(db: DatabaseHandle) {
+  constructor(db: DatabaseHandle, assets: Pick<RelatedAssets, 'describe'>) {
     this.db = db;
+    this.assets = assets;
   }
 
-  /** The full search: {"SearchResult": {…}} as JSON text. */
-  async search(tenantId: number, body: ItemSearchBody): Promise<string> {
+  /**
+   * The full search: {"SearchResult": {…}} as JSON text. `baseUrl` (the tenant's) is where the
+   * default images' bytes are served.
+   */
+  async search(tenantId: number, body: ItemSearchBody, baseUrl: string): Promise<string> {
     const criteria = criteriaOf(tenantId, body);
     const row = await this.run(criteria);
+    const images = criteria.defaultImages
+      ? JSON.stringify(await this.defaultImages(tenantId, row.default_images ?? '[]', baseUrl))
+      : 'null';
     return `{"SearchResult":{"Items":${row.items},"TotalItemCount":${row.total},"StaticNavigation":${
       row.static_navigation ?? 'null'
-    },"DynamicNavigation":${row.dynamic_navigation ?? 'null'}}}`;
+    },"DynamicNavigation":${row.dynamic_navigation ?? 'null'},"DefaultImages":${images}}}`;
+  }
+
+  /** The page's default images with their URLs (the assets are the storage module's: one lookup). */
+  private async defaultImages(
+    tenantId: number,
+    json: string,
+    baseUrl: string,
+  ): Promise<DefaultImageJson[]> {
+    const relations = JSON.parse(json) as { ItemId: number; AssetId: number }[];
+    if (relations.length === 0) return [];
+    const assets = await this.assets.describe(
+      tenantId,
+      relations.map((r) => r.AssetId),
+      baseUrl,
+    );
+    // An asset deleted (with force) between the two reads is left out, as in the relation lists.
+    return relations.flatMap(({ ItemId, AssetId }) => {
+      const asset = assets.get(AssetId);
+      return asset
+        ? [
+            {
+              ItemId,
+              AssetId,
+              AssetUrl: asset.url,
+              MimeType: asset.mimeType,
+              FileName: asset.fileName,
+            },
+          ]
+        : [];
+    });
   }
 
   /** The simple search: {"Results": […], "TotalCount": n} as JSON text, ordered by id. */
@@ -161,6 +206,7 @@ function criteriaOf(tenantId: number, body: ItemSearchBody): SearchCriteria {
     take: body.Take ?? 20,
     staticNavigation: body.IncludeStaticNavigation ?? false,
     dynamicNavigation: body.IncludeDynamicNavigation ?? false,
+    defaultImages: body.IncludeDefaultImages ?? false,
     checkReferences: true,
   };
 }

@@ -38,6 +38,8 @@ export interface SearchCriteria {
   take: number;
   staticNavigation: boolean;
   dynamicNavigation: boolean;
+  /** Answer the asset ids of the page's items' default images (column default_images). */
+  defaultImages?: boolean;
   /** Answer, per referenced id, whether it exists (the full search's 400 for unknown ids). */
   checkReferences: boolean;
 }
@@ -74,8 +76,11 @@ export function buildSearch(c: SearchCriteria): SearchStatement {
   // Filters beyond status and variant: without them (and without text) the total is read from
   // item_search_counts instead of counting the tenant's items.
   const filtered = where.length;
+  // The category filter's parameter: the category navigation stops there (see categoryFacets).
+  let categoryParam: string | undefined;
   if (c.categoryId !== undefined) {
     const id = bind(c.categoryId);
+    categoryParam = id;
     where.push(
       c.includeSubcategories
         ? `s.category_id in (with recursive tree as (
@@ -155,9 +160,13 @@ export function buildSearch(c: SearchCriteria): SearchStatement {
     '(select n from counted) as total',
     `(select '[' || coalesce(string_agg(i.document, ',' order by ${pageOrder}), '') || ']'
         from page p join items i on i.tenant_id = $1 and i.id = p.id) as items`,
-    `${c.staticNavigation ? STATIC_NAVIGATION : 'null'} as static_navigation`,
+    `${c.staticNavigation ? staticNavigation(c.includeSubcategories ? categoryParam : undefined) : 'null'} as static_navigation`,
     `${c.dynamicNavigation ? DYNAMIC_NAVIGATION : 'null'} as dynamic_navigation`,
   ];
+  if (c.defaultImages)
+    // The unique index on defaults (tenant, item, kind) finds each page item's one default image.
+    selects.push(`(select coalesce(json_agg(json_build_object('ItemId', a.item_id, 'AssetId', a.asset_id) order by a.item_id), '[]')::text
+        from page p join item_assets a on a.tenant_id = $1 and a.item_id = p.id and a.kind = 'image' and a.is_default) as default_images`);
   const references: string[] = [];
   if (c.checkReferences) {
     const check = (field: string, table: string, id: number | undefined) => {
@@ -247,10 +256,8 @@ function orderKey(
 // distinct arrays among thousands of matches), then unnested (in the select list: unnest in FROM
 // is a function scan per row). One hashing pass over the matches instead of a pass per list with
 // every array element hashed (measured at 30k matches: 24 ms against 51 ms).
-const STATIC_NAVIGATION = `(select json_build_object(
-  'Categories', (select coalesce(json_agg(json_build_object('Id', k.id, 'Name', k.name, 'Count', x.n) order by x.n desc, k.id), '[]')
-                   from facets x join categories k on k.tenant_id = $1 and k.id = x.category_id
-                  where x.by_category),
+const staticNavigation = (categoryParam: string | undefined) => `(select json_build_object(
+  'Categories', ${categoryFacets(categoryParam)},
   'Brands', (select coalesce(json_agg(json_build_object('Id', b.id, 'Name', b.name, 'Count', x.n) order by x.n desc, b.id), '[]')
                from facets x join brands b on b.tenant_id = $1 and b.id = x.brand_id
               where x.by_brand),
@@ -266,6 +273,27 @@ const STATIC_NAVIGATION = `(select json_build_object(
                                     from facets where by_prices) p
                            group by price_type_id) x
                     join price_types t on t.tenant_id = $1 and t.id = x.price_type_id))::text)`;
+
+/**
+ * The category list: each category with the matches in it or in any of its subcategories, which
+ * is what the CategoryId filter selects, so a category's Count is the TotalItemCount that
+ * choosing it gives. Each category's direct count (a group of `facets`) is added to it and to
+ * each of its ancestors, climbing from the few categories that hold matches (a primary-key lookup
+ * per level). Under a CategoryId filter the climb stops at that category: its ancestors would
+ * count only the matches inside it, not what choosing them gives. `depth` only bounds the climb.
+ */
+const categoryFacets = (categoryParam: string | undefined) =>
+  `(select coalesce(json_agg(json_build_object('Id', k.id, 'Name', k.name, 'Count', r.n) order by r.n desc, k.id), '[]')
+      from (with recursive up (id, n, depth) as (
+              select category_id, n, 0 from facets where by_category and category_id is not null
+              union all
+              select k.parent_id, up.n, up.depth + 1 from up join categories k on k.tenant_id = $1 and k.id = up.id
+               where k.parent_id is not null and up.depth < ${MAX_CATEGORY_DEPTH}${categoryParam ? ` and up.id <> ${categoryParam}` : ''})
+            select id, sum(n)::int as n from up group by id) r
+      join categories k on k.tenant_id = $1 and k.id = r.id)`;
+
+/** Deeper than any real tree; only guards the climb against a cycle that should not exist. */
+const MAX_CATEGORY_DEPTH = 100;
 
 const DYNAMIC_NAVIGATION = `(select coalesce(json_agg(json_build_object('TypeId', d.id, 'TypeName', d.description, 'Values', v.vals) order by d.id), '[]')::text
    from (select dv.type_id, json_agg(json_build_object('TypeValueId', x.value_id, 'Value', dv.value, 'Count', x.n)

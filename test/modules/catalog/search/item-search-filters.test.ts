@@ -101,7 +101,9 @@ beforeAll(async () => {
 type Criteria = Record<string, unknown>;
 
 /** The search, computed by brute force over the fetched items. */
-function expected(criteria: Criteria): Omit<SearchResultJson, 'Items'> & { ids: number[] } {
+function expected(
+  criteria: Criteria,
+): Omit<SearchResultJson, 'Items' | 'DefaultImages'> & { ids: number[] } {
   const under = (categoryId: number | null, root: number): boolean =>
     categoryId === root ||
     (categoryId === ids.child && under(ids.root!, root)) ||
@@ -164,10 +166,17 @@ function expected(criteria: Criteria): Omit<SearchResultJson, 'Items'> & { ids: 
     ids: matching.map((i) => i.Id),
     TotalItemCount: matching.length,
     StaticNavigation: {
+      // A category counts the matches in it and in its subcategories (what choosing it gives);
+      // under a CategoryId filter only that category and its subcategories are listed.
       Categories: facets(
-        matching
-          .filter((i) => i.CategoryId !== null)
-          .map((i) => [i.CategoryId!, names.get(`c${i.CategoryId}`)!]),
+        matching.flatMap((i) =>
+          [ids.root!, ids.child!, ids.grandchild!, ids.other!]
+            .filter((c) => under(i.CategoryId, c))
+            .filter(
+              (c) => criteria.CategoryId === undefined || under(c, criteria.CategoryId as number),
+            )
+            .map((c): [number, string] => [c, names.get(`c${c}`)!]),
+        ),
       ),
       Brands: facets(
         matching

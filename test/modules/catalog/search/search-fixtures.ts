@@ -26,6 +26,9 @@ export interface SearchResultJson {
         Values: { TypeValueId: number; Value: string; Count: number }[];
       }[]
     | null;
+  DefaultImages:
+    | { ItemId: number; AssetId: number; AssetUrl: string; MimeType: string; FileName: string }[]
+    | null;
 }
 
 export const searchItems = (api: TestApi, tenant: TestTenant, body: Record<string, unknown>) =>
