@@ -27,13 +27,15 @@ const FACETS_SHOWN = 20;
 
 type Navigation = NonNullable<SearchAnswer['SearchResult']['StaticNavigation']>;
 
-function FacetList(props: {
+function FacetList<F extends Facet>(props: {
   title: string;
-  facets: Facet[];
+  facets: F[];
   selected?: number;
   onSelect: (id: number | undefined) => void;
+  /** The count shown: what choosing the entry gives (a category's includes its subcategories). */
+  countOf?: (facet: F) => number;
 }) {
-  const { title, facets, selected, onSelect } = props;
+  const { title, facets, selected, onSelect, countOf = (f) => f.Count } = props;
   const shown = facets.slice(0, FACETS_SHOWN);
   const chosen = facets.find((f) => f.Id === selected);
   if (chosen && !shown.includes(chosen)) shown.push(chosen);
@@ -50,7 +52,7 @@ function FacetList(props: {
               aria-pressed={selected === facet.Id}
               onClick={() => onSelect(selected === facet.Id ? undefined : facet.Id)}
             >
-              {facet.Name} <span className="count">({facet.Count})</span>
+              {facet.Name} <span className="count">({countOf(facet)})</span>
             </button>
           </li>
         ))}
@@ -371,6 +373,7 @@ export function ItemsPage() {
               <FacetList
                 title="Category"
                 facets={navigation.Categories}
+                countOf={(category) => category.CountWithSubcategories}
                 selected={state.categoryId}
                 onSelect={(categoryId) => go({ categoryId })}
               />

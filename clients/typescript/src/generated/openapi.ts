@@ -7026,7 +7026,10 @@ export interface operations {
                 Categories: {
                   Id: number;
                   Name: string;
+                  /** @description Matches in this category itself. */
                   Count: number;
+                  /** @description Matches in this category or any of its subcategories: the TotalItemCount that choosing it as CategoryId gives. */
+                  CountWithSubcategories: number;
                 }[];
                 Brands: {
                   Id: number;

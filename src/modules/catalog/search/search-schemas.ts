@@ -81,9 +81,24 @@ const Facet = (title: string) =>
     { title: `${title}Facet` },
   );
 
+/** A category's entry: its own matches, and those of its subtree (what choosing it gives). */
+const CategoryFacet = Type.Object(
+  {
+    Id: Type.Integer(),
+    Name: Type.String(),
+    Count: Type.Integer({ description: 'Matches in this category itself.' }),
+    CountWithSubcategories: Type.Integer({
+      description:
+        'Matches in this category or any of its subcategories: the TotalItemCount that ' +
+        'choosing it as CategoryId gives.',
+    }),
+  },
+  { title: 'CategoryFacet' },
+);
+
 export const StaticNavigation = Type.Object(
   {
-    Categories: Type.Array(Facet('Category')),
+    Categories: Type.Array(CategoryFacet),
     Brands: Type.Array(Facet('Brand')),
     Tags: Type.Array(Facet('Tag')),
     PriceRanges: Type.Array(

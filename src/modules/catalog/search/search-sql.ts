@@ -275,22 +275,25 @@ const staticNavigation = (categoryParam: string | undefined) => `(select json_bu
                     join price_types t on t.tenant_id = $1 and t.id = x.price_type_id))::text)`;
 
 /**
- * The category list: each category with the matches in it or in any of its subcategories, which
- * is what the CategoryId filter selects, so a category's Count is the TotalItemCount that
- * choosing it gives. Each category's direct count (a group of `facets`) is added to it and to
- * each of its ancestors, climbing from the few categories that hold matches (a primary-key lookup
- * per level). Under a CategoryId filter the climb stops at that category: its ancestors would
- * count only the matches inside it, not what choosing them gives. `depth` only bounds the climb.
+ * The category list: each category with matches of its own (`Count`, as a facet counts), and
+ * with the matches in it or in any of its subcategories (`CountWithSubcategories`), which is what
+ * the CategoryId filter selects, so that a list can show the TotalItemCount that choosing it
+ * gives. Each category's own count (a group of `facets`) is added to it and to each of its
+ * ancestors, climbing from the few categories that hold matches (a primary-key lookup per
+ * level); under a CategoryId filter the climb stops at that category. `depth` only bounds it.
  */
 const categoryFacets = (categoryParam: string | undefined) =>
-  `(select coalesce(json_agg(json_build_object('Id', k.id, 'Name', k.name, 'Count', r.n) order by r.n desc, k.id), '[]')
-      from (with recursive up (id, n, depth) as (
+  `(select coalesce(json_agg(json_build_object('Id', k.id, 'Name', k.name, 'Count', x.n,
+                                               'CountWithSubcategories', r.n) order by x.n desc, k.id), '[]')
+      from facets x
+      join categories k on k.tenant_id = $1 and k.id = x.category_id
+      join (with recursive up (id, n, depth) as (
               select category_id, n, 0 from facets where by_category and category_id is not null
               union all
               select k.parent_id, up.n, up.depth + 1 from up join categories k on k.tenant_id = $1 and k.id = up.id
                where k.parent_id is not null and up.depth < ${MAX_CATEGORY_DEPTH}${categoryParam ? ` and up.id <> ${categoryParam}` : ''})
-            select id, sum(n)::int as n from up group by id) r
-      join categories k on k.tenant_id = $1 and k.id = r.id)`;
+            select id, sum(n)::int as n from up group by id) r on r.id = x.category_id
+     where x.by_category)`;
 
 /** Deeper than any real tree; only guards the climb against a cycle that should not exist. */
 const MAX_CATEGORY_DEPTH = 100;

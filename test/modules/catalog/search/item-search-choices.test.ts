@@ -1,7 +1,7 @@
-// POST /private/catalog/items (contract §5.3): what a list built on the search shows. A
-// navigation entry's Count is the TotalItemCount that choosing it gives (a category counts its
-// subcategories, as the CategoryId filter does); IncludeDefaultImages answers the default image
-// of each item of the page in the same answer.
+// POST /private/catalog/items (contract §5.3): what a list built on the search shows. Choosing a
+// navigation entry gives its count: a brand's or tag's Count, a category's CountWithSubcategories
+// (the CategoryId filter includes the subcategories); IncludeDefaultImages answers the default
+// image of each item of the page in the same answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestTenant } from '../../../support/test-api.ts';
 import {
@@ -66,27 +66,31 @@ afterAll(() => api.close());
 
 const facetCounts = (facets: { Name: string; Count: number }[]) =>
   facets.map((f) => [f.Name, f.Count]);
+const categoryCounts = (
+  facets: { Name: string; Count: number; CountWithSubcategories: number }[],
+) => facets.map((f) => [f.Name, f.Count, f.CountWithSubcategories]);
 
 describe('POST /private/catalog/items: navigation counts are what choosing gives', () => {
-  it('counts a category with its subcategories, ancestors included', async () => {
+  it('gives each category its own matches and those of its subcategories', async () => {
     const got = await searchOk(api, acme, { IncludeStaticNavigation: true });
-    expect(facetCounts(got.StaticNavigation!.Categories)).toEqual([
-      ['Clothing', 4],
-      ['Outerwear', 3],
-      ['Jackets', 2],
-      ['Shoes', 1],
+    // Ordered by Count (own matches), then Id.
+    expect(categoryCounts(got.StaticNavigation!.Categories)).toEqual([
+      ['Jackets', 2, 2],
+      ['Clothing', 1, 4],
+      ['Outerwear', 1, 3],
+      ['Shoes', 1, 1],
     ]);
   });
 
-  it('under a CategoryId, lists that category and its subcategories only', async () => {
+  it('under a CategoryId, counts within that subtree', async () => {
     const got = await searchOk(api, acme, {
       CategoryId: ids.outerwear,
       IncludeStaticNavigation: true,
     });
     expect(got.TotalItemCount).toBe(3);
-    expect(facetCounts(got.StaticNavigation!.Categories)).toEqual([
-      ['Outerwear', 3],
-      ['Jackets', 2],
+    expect(categoryCounts(got.StaticNavigation!.Categories)).toEqual([
+      ['Jackets', 2, 2],
+      ['Outerwear', 1, 3],
     ]);
   });
 
@@ -98,7 +102,7 @@ describe('POST /private/catalog/items: navigation counts are what choosing gives
     ['a CategoryId', () => ({ CategoryId: ids.clothing })],
   ];
 
-  it.each(criteria)('with %s, each entry Count equals the total of choosing it', async (_, of) => {
+  it.each(criteria)('with %s, choosing an entry gives its count', async (_, of) => {
     const body: Record<string, unknown> = { ...of(), IncludeStaticNavigation: true };
     const got = await searchOk(api, acme, body);
     const navigation = got.StaticNavigation!;
@@ -106,7 +110,7 @@ describe('POST /private/catalog/items: navigation counts are what choosing gives
     const choose = async (field: string, id: number) =>
       (await searchOk(api, acme, { ...body, [field]: id })).TotalItemCount;
     for (const c of navigation.Categories)
-      expect(await choose('CategoryId', c.Id), `category ${c.Name}`).toBe(c.Count);
+      expect(await choose('CategoryId', c.Id), `category ${c.Name}`).toBe(c.CountWithSubcategories);
     for (const b of navigation.Brands)
       expect(await choose('BrandId', b.Id), `brand ${b.Name}`).toBe(b.Count);
     // Choosing a tag while another is chosen replaces it (one TagId), so tags are checked when

@@ -166,18 +166,16 @@ function expected(
     ids: matching.map((i) => i.Id),
     TotalItemCount: matching.length,
     StaticNavigation: {
-      // A category counts the matches in it and in its subcategories (what choosing it gives);
-      // under a CategoryId filter only that category and its subcategories are listed.
+      // A category's own matches (Count), and those of its subtree (CountWithSubcategories:
+      // what choosing it gives).
       Categories: facets(
-        matching.flatMap((i) =>
-          [ids.root!, ids.child!, ids.grandchild!, ids.other!]
-            .filter((c) => under(i.CategoryId, c))
-            .filter(
-              (c) => criteria.CategoryId === undefined || under(c, criteria.CategoryId as number),
-            )
-            .map((c): [number, string] => [c, names.get(`c${c}`)!]),
-        ),
-      ),
+        matching
+          .filter((i) => i.CategoryId !== null)
+          .map((i) => [i.CategoryId!, names.get(`c${i.CategoryId}`)!]),
+      ).map((facet) => ({
+        ...facet,
+        CountWithSubcategories: matching.filter((i) => under(i.CategoryId, facet.Id)).length,
+      })),
       Brands: facets(
         matching
           .filter((i) => i.BrandId !== null)

@@ -14,7 +14,7 @@ export interface SearchResultJson {
   Items: ItemJson[];
   TotalItemCount: number;
   StaticNavigation: {
-    Categories: Facet[];
+    Categories: (Facet & { CountWithSubcategories: number })[];
     Brands: Facet[];
     Tags: Facet[];
     PriceRanges: { PriceTypeId: number; PriceTypeSymbol: string; Min: number; Max: number }[];
