@@ -33,6 +33,18 @@ const CODE_SENTENCES: Record<string, string> = {
   AssetTooLarge: 'This file is too large to upload.',
 };
 
+/**
+ * Conflicts about one field of the form (a name or symbol already taken): the field they are
+ * shown next to, as a field error would be (the API's 409 names no field).
+ */
+const CODE_FIELDS: Record<string, string> = {
+  DuplicateBrandName: 'Name',
+  DuplicateTagName: 'Name',
+  DuplicateAttributeType: 'Description',
+  DuplicatePriceType: 'PriceTypeSymbol',
+  DuplicateCategoryName: 'Name',
+};
+
 const NUMBER = String.raw`(-?\d+(?:\.\d+)?)`;
 
 /** Validator messages (Ajv's wording) → a sentence about the field the user sees. */
@@ -131,8 +143,14 @@ export function explainFailure(error: unknown, labels: FieldLabels = {}): Explai
     const path = fieldPathOf(Field, Message);
     fields[path] ??= fieldSentence(Field, Message, labels);
   }
-  const count = Object.keys(fields).length;
   const code = error.body.Code ?? '';
+  const conflictField = CODE_FIELDS[code];
+  if (conflictField !== undefined && Object.keys(fields).length === 0)
+    fields[conflictField] =
+      CODE_SENTENCES[code] ??
+      error.body.FriendlyDescription ??
+      `${labelOf(conflictField, labels)} is already used. Choose another one.`;
+  const count = Object.keys(fields).length;
   const message =
     CODE_SENTENCES[code] ??
     (count > 0

@@ -655,6 +655,7 @@ CREATE UNIQUE INDEX catalog_import_skus_pkey ON public.catalog_import_skus USING
 CREATE UNIQUE INDEX catalog_imports_pkey ON public.catalog_imports USING btree (tenant_id, id);
 CREATE INDEX catalog_imports_unfinished ON public.catalog_imports USING btree (lease_until) WHERE (state = ANY (ARRAY['Queued'::text, 'Running'::text]));
 CREATE UNIQUE INDEX catalog_item_counts_pkey ON public.catalog_item_counts USING btree (tenant_id);
+CREATE INDEX categories_name ON public.categories USING btree (tenant_id, lower(name), parent_id);
 CREATE INDEX categories_parent ON public.categories USING btree (tenant_id, parent_id);
 CREATE UNIQUE INDEX categories_pkey ON public.categories USING btree (tenant_id, id);
 CREATE INDEX category_assets_asset ON public.category_assets USING btree (tenant_id, asset_id);
@@ -722,6 +723,7 @@ CREATE UNIQUE INDEX oauth_apps_pkey ON public.oauth_apps USING btree (tenant_id,
 CREATE UNIQUE INDEX physical_devices_pkey ON public.physical_devices USING btree (tenant_id, id);
 CREATE INDEX physical_devices_store ON public.physical_devices USING btree (tenant_id, store_id);
 CREATE UNIQUE INDEX price_types_pkey ON public.price_types USING btree (tenant_id, id);
+CREATE INDEX price_types_symbol ON public.price_types USING btree (tenant_id, lower(symbol));
 CREATE INDEX refresh_tokens_family ON public.refresh_tokens USING btree (tenant_id, family_id);
 CREATE INDEX refresh_tokens_member ON public.refresh_tokens USING btree (tenant_id, member_id);
 CREATE UNIQUE INDEX refresh_tokens_pkey ON public.refresh_tokens USING btree (tenant_id, token_hash);

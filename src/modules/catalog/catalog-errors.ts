@@ -38,6 +38,16 @@ export const catalogErrors = {
     conflict('DuplicateTagName', `A tag named "${name}" already exists.`),
   duplicateAttributeType: (description: string) =>
     conflict('DuplicateAttributeType', `A dynamic attribute type "${description}" already exists.`),
+  duplicatePriceType: (symbol: string) =>
+    conflict('DuplicatePriceType', `A price type with the symbol "${symbol}" already exists.`),
+  /** `parentName` null: among the top-level categories. */
+  duplicateCategoryName: (name: string, parentName: string | null) =>
+    conflict(
+      'DuplicateCategoryName',
+      parentName === null
+        ? `A top-level category named "${name}" already exists.`
+        : `Category "${parentName}" already has a subcategory named "${name}".`,
+    ),
   duplicateMetadataKey: (categoryId: number, key: string) =>
     conflict('DuplicateMetadataKey', `Category ${categoryId} already has metadata "${key}".`),
   duplicateItemTagMapping: (itemId: number, tagId: number) =>

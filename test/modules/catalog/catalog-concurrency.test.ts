@@ -143,6 +143,67 @@ describe.skipIf(!onPostgres)('concurrent catalog writes on PostgreSQL', () => {
     expect(rows[0]).toEqual({ n: 0 });
   });
 
+  it('two creates of one category name at one place: the later is refused with 409', async () => {
+    // The other transaction creates "Racing" at the top as a create request does (under the
+    // tenant's category lock) and commits while the request waits for the lock.
+    const response = await whileHeld(
+      `with locked as (select pg_advisory_xact_lock(7331, $1))
+       insert into categories (tenant_id, name) select $1, 'Racing' from locked`,
+      [tenantId],
+      () =>
+        api.call({
+          method: 'POST',
+          url: `${CATALOG}/category`,
+          tenant: acme,
+          body: { Name: 'racing' },
+        }),
+    );
+    expectError(response, 409, 'DuplicateCategoryName');
+    const { rows } = await other.query(
+      "select count(*)::int as n from categories where tenant_id = $1 and lower(name) = 'racing'",
+      [tenantId],
+    );
+    expect(rows[0]).toEqual({ n: 1 });
+  });
+
+  it('a price type symbol taken while a rename waits for the lock: the rename is refused with 409', async () => {
+    const created = await api.call({
+      method: 'POST',
+      url: `${CATALOG}/pricetype`,
+      tenant: acme,
+      body: { Description: 'Franc', PriceTypeSymbol: 'CHF' },
+    });
+    expectStatus(created, 201);
+    const franc = created.json<{ Id: number }>();
+    const response = await whileHeld(
+      `with locked as (select pg_advisory_xact_lock(7332, $1))
+       insert into price_types (tenant_id, description, symbol) select $1, 'Krone', 'DKK' from locked`,
+      [tenantId],
+      () =>
+        api.call({
+          method: 'PUT',
+          url: `${CATALOG}/pricetype/${franc.Id}`,
+          tenant: acme,
+          body: { Description: 'Franc', PriceTypeSymbol: 'dkk' },
+        }),
+    );
+    expectError(response, 409, 'DuplicatePriceType');
+  });
+
+  it('two requests creating one price type symbol at once: one 201, one 409', async () => {
+    const answers = await Promise.all(
+      ['NOK', 'nok'].map((PriceTypeSymbol) =>
+        api.call({
+          method: 'POST',
+          url: `${CATALOG}/pricetype`,
+          tenant: acme,
+          body: { Description: 'Krone', PriceTypeSymbol },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+  });
+
   it('mapping an item to a tag deleted meanwhile is 404, not 500', async () => {
     const item = await createItem(api, acme);
     const tag = await api.call({

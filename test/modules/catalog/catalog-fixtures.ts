@@ -125,7 +125,8 @@ export const createPriceType = (
 ) =>
   post<PriceTypeJson>(api, tenant, '/pricetype', {
     Description: unique('Price type'),
-    PriceTypeSymbol: 'EUR',
+    // Symbols are unique within a tenant: 'P' and 8 hex digits (16 characters at most).
+    PriceTypeSymbol: unique('P'),
     ...body,
   });
 

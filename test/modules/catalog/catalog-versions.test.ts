@@ -75,7 +75,7 @@ const resources: Resource[] = [
   {
     name: 'price type',
     create: async () => `/pricetype/${(await createPriceType(api, acme)).Id}`,
-    replacement: () => ({ Description: unique('Renamed'), PriceTypeSymbol: '£' }),
+    replacement: () => ({ Description: unique('Renamed'), PriceTypeSymbol: unique('£') }),
     field: 'Description',
   },
 ];

@@ -657,7 +657,7 @@ export interface paths {
     put?: never;
     /**
      * Create a category
-     * @description A ParentCategoryId that does not exist is 400. Answers 201 with the created resource, its ETag and its Location.
+     * @description A ParentCategoryId that does not exist is 400. Names are unique among siblings, whatever the case (409 DuplicateCategoryName); the same name under another parent is fine. Answers 201 with the created resource, its ETag and its Location.
      */
     post: operations['createCategory'];
     delete?: never;
@@ -680,7 +680,7 @@ export interface paths {
     get: operations['getCategory'];
     /**
      * Update a category
-     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories. Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories; 409 DuplicateCategoryName when a category of the new name (whatever the case) is already under the new parent. Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     put: operations['updateCategory'];
     post?: never;
@@ -693,7 +693,7 @@ export interface paths {
     head?: never;
     /**
      * Partially update a category
-     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories. Changes only the fields sent; answers the resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories; 409 DuplicateCategoryName when a category of the new name (whatever the case) is already under the new parent. Changes only the fields sent; answers the resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     patch: operations['patchCategory'];
     trace?: never;
@@ -873,7 +873,7 @@ export interface paths {
     put?: never;
     /**
      * Create a price type
-     * @description Answers 201 with the created resource, its ETag and its Location.
+     * @description A symbol identifies its price type (imports and exports name price types by it): it is unique within the tenant, whatever the case (409 DuplicatePriceType). Descriptions may repeat. Answers 201 with the created resource, its ETag and its Location.
      */
     post: operations['createPriceType'];
     delete?: never;
@@ -896,7 +896,7 @@ export interface paths {
     get: operations['getPriceType'];
     /**
      * Update a price type
-     * @description The items with a price of the type change their ETag when its symbol changes. Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description The items with a price of the type change their ETag when its symbol changes. 409 DuplicatePriceType when another price type has the new symbol (whatever the case). Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     put: operations['updatePriceType'];
     post?: never;
@@ -9903,7 +9903,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
+      /** @description Default Response */
       409: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
@@ -12344,7 +12344,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
+      /** @description Default Response */
       409: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
@@ -12597,6 +12597,15 @@ export interface operations {
       };
       /** @description Unsupported API version in Accept */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown;
         };

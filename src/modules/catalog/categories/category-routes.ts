@@ -39,15 +39,20 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
     service: categories,
     create: {
       summary: 'Create a category',
-      description: 'A ParentCategoryId that does not exist is 400.',
+      description:
+        'A ParentCategoryId that does not exist is 400. Names are unique among siblings, ' +
+        'whatever the case (409 DuplicateCategoryName); the same name under another parent is ' +
+        'fine.',
       body: CategoryBody,
+      errors: [409],
     },
     get: { summary: 'Fetch a category with its metadata' },
     put: {
       summary: 'Update a category',
       description:
         'A parent that does not exist is 400; 409 CategoryCycle when the new parent is the ' +
-        'category or one of its subcategories.',
+        'category or one of its subcategories; 409 DuplicateCategoryName when a category of ' +
+        'the new name (whatever the case) is already under the new parent.',
       body: CategoryBody,
       errors: [409],
     },
@@ -55,7 +60,8 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       summary: 'Partially update a category',
       description:
         'A parent that does not exist is 400; 409 CategoryCycle when the new parent is the ' +
-        'category or one of its subcategories.',
+        'category or one of its subcategories; 409 DuplicateCategoryName when a category of ' +
+        'the new name (whatever the case) is already under the new parent.',
       body: CategoryPatch,
       errors: [409],
     },

@@ -6,6 +6,7 @@ import { translatingConstraints } from '../../../db/constraint-translation.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import { catalogErrors } from '../catalog-errors.ts';
+import { CATEGORY_LOCK, categoryNameTaken, sameName } from '../catalog-name-rules.ts';
 import type {
   Category,
   CategoryBody,
@@ -23,9 +24,6 @@ const SELECT_CATEGORY = `
          c.version
     from categories c
     left join categories p on p.tenant_id = c.tenant_id and p.id = c.parent_id`;
-
-// Reparenting is serialised per tenant so that two concurrent moves cannot close a cycle.
-const TREE_LOCK = 'select pg_advisory_xact_lock(7331, $1)';
 
 export class CategoryService {
   private readonly db: DatabaseHandle;
@@ -53,8 +51,11 @@ export class CategoryService {
 
   async create(tenantId: number, body: CategoryBody): Promise<Versioned<Category>> {
     return this.db.rawTransaction(async (sql) => {
-      if (body.ParentCategoryId != null)
-        await this.requireParent(sql, tenantId, body.ParentCategoryId);
+      // Creates and moves of the tenant take turns (catalog-name-rules.ts): sibling names.
+      await sql.query(CATEGORY_LOCK, [tenantId]);
+      const parentId = body.ParentCategoryId ?? null;
+      if (parentId !== null) await this.requireParent(sql, tenantId, parentId);
+      await this.refuseDuplicateName(sql, tenantId, parentId, body.Name);
       const [row] = await sql.query<{ id: number }>(
         `insert into categories (tenant_id, name, short_description, long_description, parent_id)
          values ($1, $2, $3, $4, $5) returning id`,
@@ -80,7 +81,9 @@ export class CategoryService {
   ): Promise<Versioned<Category>> {
     assertBodyIdMatches(body.Id, id);
     return this.db.rawTransaction(async (sql) => {
-      await sql.query(TREE_LOCK, [tenantId]);
+      // Moves take turns so that two cannot close a cycle, and renames so that two cannot give
+      // siblings one name (catalog-name-rules.ts).
+      await sql.query(CATEGORY_LOCK, [tenantId]);
       const [current] = await sql.query<{
         name: string;
         short_description: string | null;
@@ -109,6 +112,11 @@ export class CategoryService {
         await this.requireParent(sql, tenantId, next.parentId);
         await this.refuseCycle(sql, tenantId, id, next.parentId);
       }
+      // A name already shared with a sibling (from before the rule) may stay where it is; a
+      // rename or a move must not make one.
+      const moved = next.parentId !== current.parent_id;
+      if (moved || (next.name !== current.name && !(await sameName(sql, next.name, current.name))))
+        await this.refuseDuplicateName(sql, tenantId, next.parentId, next.name, id);
       await sql.query(
         `update categories set name = $3, short_description = $4, long_description = $5, parent_id = $6, version = version + 1
           where tenant_id = $1 and id = $2`,
@@ -242,6 +250,25 @@ export class CategoryService {
       parentId,
     ]);
     if (!row) throw catalogErrors.unknownReference('ParentCategoryId', `category ${parentId}`);
+  }
+
+  /** 409 DuplicateCategoryName when another category under the parent has the name. */
+  private async refuseDuplicateName(
+    sql: RawSql,
+    tenantId: number,
+    parentId: number | null,
+    name: string,
+    exceptId = 0,
+  ): Promise<void> {
+    if (!(await categoryNameTaken(sql, tenantId, parentId, name, exceptId))) return;
+    const [parent] =
+      parentId === null
+        ? []
+        : await sql.query<{ name: string }>(
+            'select name from categories where tenant_id = $1 and id = $2',
+            [tenantId, parentId],
+          );
+    throw catalogErrors.duplicateCategoryName(name, parent?.name ?? null);
   }
 
   private async refuseCycle(

@@ -4,6 +4,7 @@
 // everywhere), one query per level for the whole chunk; missing ones are created the same way
 // when the import creates what is missing, with the descriptions a Category record gives.
 import type { RawSql } from '../../../db/database.ts';
+import { CATEGORY_LOCK } from '../catalog-name-rules.ts';
 import type { Resolution } from './import-references.ts';
 
 interface Node {
@@ -27,6 +28,8 @@ const label = (node: Node): string =>
 
 export class CategoryTree {
   private readonly roots = new Map<string, Node>();
+  /** Whether this chunk's transaction holds the category lock. */
+  private locked = false;
 
   /** Adds a path (and the descriptions its category is created with when missing). */
   add(path: readonly string[], details: CategoryDetails = {}): void {
@@ -63,12 +66,19 @@ export class CategoryTree {
       // it is missing too (and created only under a parent that is one category).
       const open = level.filter((n) => !n.parent || n.parent.ids.length === 1);
       await this.lookUp(sql, tenantId, open);
-      if (create)
+      const missing = open.filter((n) => n.ids.length === 0);
+      if (create && missing.length > 0) {
+        // Sibling names are unique (catalog-name-rules.ts): their writers take turns, and one may
+        // have created some of these since the lookup.
+        if (!this.locked) await sql.query(CATEGORY_LOCK, [tenantId]);
+        this.locked = true;
+        await this.lookUp(sql, tenantId, missing);
         await this.create(
           sql,
           tenantId,
-          open.filter((n) => n.ids.length === 0),
+          missing.filter((n) => n.ids.length === 0),
         );
+      }
       level = level.flatMap((n) => [...n.children.values()]);
     }
   }

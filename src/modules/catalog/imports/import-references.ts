@@ -1,9 +1,12 @@
 // Resolves the references of a chunk's records to ids, by id or by name, in one query per kind:
 // categories, brands, tags, dynamic attribute types and price types (and, in ChunkReferences,
-// category paths and assets). Names are matched as the tables' unique indexes compare them
-// (case-insensitively; a price type by its exact symbol). Missing names are created when the
-// import asks for it (only when writing: a validation pass only tells whether they would be).
+// category paths and assets). Names are matched as the rules that keep them unique compare them
+// (case-insensitively: the unique indexes of brands, tags and attribute types, and the name rules
+// of price type symbols and sibling categories, catalog-name-rules.ts). Missing names are created
+// when the import asks for it (only when writing: a validation pass only tells whether they would
+// be), under the lock of their kind where no unique index guards them.
 import type { RawSql } from '../../../db/database.ts';
+import { CATEGORY_LOCK, PRICE_TYPE_LOCK } from '../catalog-name-rules.ts';
 import { AssetSet, type FindAssets } from './import-assets.ts';
 import { CategoryTree } from './import-categories.ts';
 import type { AnyRecord } from './import-record-check.ts';
@@ -16,6 +19,11 @@ interface ReferenceKind {
   folded: boolean;
   /** The insert of missing names: $1 tenant, $2 names, $3 descriptions (tags, price types). */
   create: string;
+  /**
+   * The advisory lock (catalog-name-rules.ts) that writers of such names take, where no unique
+   * index guards them: taken before missing names are looked for again and created.
+   */
+  lock?: string;
 }
 
 export const REFERENCE_KINDS = {
@@ -23,7 +31,9 @@ export const REFERENCE_KINDS = {
     table: 'categories',
     column: 'name',
     folded: true,
+    // A name found nowhere in the tree, so no top-level category has it either.
     create: 'insert into categories (tenant_id, name) select $1, n from unnest($2::text[]) n',
+    lock: CATEGORY_LOCK,
   },
   brand: {
     table: 'brands',
@@ -49,10 +59,11 @@ export const REFERENCE_KINDS = {
   priceType: {
     table: 'price_types',
     column: 'symbol',
-    folded: false,
+    folded: true,
     // Without a PriceType record's Description, the symbol is the description.
     create: `insert into price_types (tenant_id, description, symbol)
              select $1, coalesce(d, n), n from unnest($2::text[], $3::text[]) as x(n, d)`,
+    lock: PRICE_TYPE_LOCK,
   },
 } satisfies Record<string, ReferenceKind>;
 export type ReferenceKindName = keyof typeof REFERENCE_KINDS;
@@ -112,8 +123,16 @@ export class ReferenceSet {
     };
     await lookUp([...this.names.keys()]);
     if (!create) return;
-    const missing = [...this.names.entries()].filter(([key]) => !this.byName.has(key));
+    const missingNow = () => [...this.names.entries()].filter(([key]) => !this.byName.has(key));
+    let missing = missingNow();
     if (missing.length === 0) return;
+    if (this.kind.lock) {
+      // Writers of these names take turns; one may have created some since the lookup.
+      await sql.query(this.kind.lock, [tenantId]);
+      await lookUp(missing.map(([key]) => key));
+      missing = missingNow();
+      if (missing.length === 0) return;
+    }
     const names = missing.map(([, v]) => v.name);
     const descriptions = missing.map(([, v]) => v.description);
     await sql.query(

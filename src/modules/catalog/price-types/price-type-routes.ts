@@ -25,12 +25,23 @@ export const priceTypeRoutes: FastifyPluginAsync<{ priceTypes: PriceTypeService 
     resource: PriceType,
     etagOf: versionTag,
     service: priceTypes,
-    create: { summary: 'Create a price type', body: PriceTypeBody },
+    create: {
+      summary: 'Create a price type',
+      description:
+        'A symbol identifies its price type (imports and exports name price types by it): it ' +
+        'is unique within the tenant, whatever the case (409 DuplicatePriceType). Descriptions ' +
+        'may repeat.',
+      body: PriceTypeBody,
+      errors: [409],
+    },
     get: { summary: 'Fetch a price type' },
     put: {
       summary: 'Update a price type',
-      description: 'The items with a price of the type change their ETag when its symbol changes.',
+      description:
+        'The items with a price of the type change their ETag when its symbol changes. 409 ' +
+        'DuplicatePriceType when another price type has the new symbol (whatever the case).',
       body: PriceTypeBody,
+      errors: [409],
     },
     delete: {
       summary: 'Delete a price type (409 while prices use it)',

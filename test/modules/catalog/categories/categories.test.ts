@@ -7,6 +7,7 @@ import {
   CATALOG,
   createCategory,
   createItem,
+  unique,
   type CategoryJson,
   type CategoryTreeItemJson,
   type MetadataJson,
@@ -53,7 +54,8 @@ async function chain(length: number): Promise<CategoryJson[]> {
   for (let i = 0; i < length; i++)
     chainOf.push(
       await createCategory(api, acme, {
-        Name: `Level ${i + 1}`,
+        // Sibling names are unique (DuplicateCategoryName): each chain has its own.
+        Name: unique(`Level ${i + 1}`),
         ParentCategoryId: chainOf[i - 1]?.Id ?? null,
       }),
     );

@@ -114,7 +114,13 @@ describe('POST /private/catalog/imports (record types)', () => {
     const tenant = await newTenant();
     const root = await createCategory(api, tenant, { Name: 'Root' });
     await createCategory(api, tenant, { Name: 'Twin', ParentCategoryId: root.Id });
-    await createCategory(api, tenant, { Name: 'twin', ParentCategoryId: root.Id });
+    // Siblings of one name are refused since DuplicateCategoryName; a database from before the
+    // rule may hold them still.
+    await api.database.handle.query(
+      `insert into categories (tenant_id, name, parent_id)
+       select id, 'twin', $2 from tenants where name = $1`,
+      [tenant.name, root.Id],
+    );
     const job = await runImport(
       api,
       tenant,

@@ -67,7 +67,7 @@ describe('POST /private/catalog/item', () => {
         NormalPrice: 20,
         DiscountPrice: 15.5,
         PriceTypeId: refs.priceType.Id,
-        PriceTypeSymbol: 'USD',
+        PriceTypeSymbol: refs.priceType.PriceTypeSymbol,
       },
     ]);
     expect(item.DynamicAttributes).toEqual([

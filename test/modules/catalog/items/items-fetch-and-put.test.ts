@@ -71,7 +71,7 @@ describe('PUT /private/catalog/item/{id}', () => {
     expect(kept.json<ItemJson>().DynamicAttributes).toEqual(item.DynamicAttributes);
     expect(kept.json<ItemJson>().Tags).toEqual(item.Tags);
 
-    const other = await createPriceType(api, acme, { PriceTypeSymbol: 'GBP' });
+    const other = await createPriceType(api, acme);
     const replaced = await put(item.Id, {
       Title: 'Replaced collections',
       Prices: [{ PriceTypeId: other.Id, NormalPrice: 3 }],

@@ -50,7 +50,7 @@ export async function fullItemBody() {
   const [category, brand, priceType, type, tag] = await Promise.all([
     createCategory(api, acme),
     createBrand(api, acme),
-    createPriceType(api, acme, { PriceTypeSymbol: 'USD' }),
+    createPriceType(api, acme), // symbols are unique per tenant: one of its own
     createAttributeType(api, acme),
     createTag(api, acme),
   ]);
