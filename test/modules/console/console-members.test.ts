@@ -16,6 +16,7 @@ import {
   invite,
   openInvitation,
 } from '../members/members-fixtures.ts';
+import { ControlledProvisioner } from '../integration/integration-fixtures.ts';
 import {
   expectAccessible,
   screenshotOnFailure,
@@ -34,13 +35,15 @@ import {
 } from './console-session.ts';
 
 const INVITEE_PASSWORD = 'amber-Canyon-kettle-38';
+/** Provisioning waits until the test lets it go on (the status is seen in creation first). */
+const provisioner = new ControlledProvisioner();
 
 let api: TestApi;
 let port: number;
 let browser: Browser;
 
 beforeAll(async () => {
-  ({ api, port } = await startListeningApi({ JOB_POLLING_INTERVAL_SECONDS: '1' }));
+  ({ api, port } = await startListeningApi({ JOB_POLLING_INTERVAL_SECONDS: '1' }, { provisioner }));
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -218,6 +221,48 @@ describe.each(VIEWPORT_NAMES)(
       expect(owner.pageErrors).toEqual([]);
     });
 
+    it("changes a member's roles (none chosen: said next to the roles) and removes a member", async () => {
+      const { page } = owner;
+      await createMember(api, tenant, 'max', ['analyst']);
+      await owner.openPage('Apps');
+      await owner.openPage('Members');
+      await page.getByRole('button', { name: 'Change roles of max' }).click();
+      const editor = section('Roles of max');
+      await expectFocused(editor.getByRole('checkbox').first(), 'the first role of the form');
+      await editor.getByRole('checkbox', { name: /^Analyst/ }).uncheck();
+      await editor.getByRole('button', { name: 'Save roles' }).click();
+      await editor
+        .getByRole('group', { name: 'Roles of max' })
+        .getByText('Choose at least one role.')
+        .waitFor();
+      await expectFocused(editor.getByRole('checkbox').first(), 'the first role');
+      await editor.getByRole('checkbox', { name: /^Device manager/ }).check();
+      await editor.getByRole('button', { name: 'Save roles' }).click();
+      await page.getByText('Roles of max saved.').waitFor();
+      await expectFocused(
+        page.locator('.action-result').filter({ hasText: 'saved' }),
+        'the result',
+      );
+      const saved = await apiGet<{ Results: { Username: string; Roles: { Id: string }[] }[] }>(
+        tenant,
+        '/management/security/members',
+      );
+      expect(saved.Results.find((m) => m.Username === 'max')?.Roles).toMatchObject([
+        { Id: 'device-manager' },
+      ]);
+
+      await page.getByRole('button', { name: 'Remove max' }).click();
+      await page.getByText('max removed.').waitFor();
+      await expectFocused(
+        page.locator('.action-result').filter({ hasText: 'removed' }),
+        'the result',
+      );
+      await expect
+        .poll(() => page.getByRole('cell', { name: 'max', exact: true }).count(), PAGE_SHOWS)
+        .toBe(0);
+      expect(owner.pageErrors).toEqual([]);
+    });
+
     it('refuses an app name used twice next to the name; a dismissed secret is gone for good', async () => {
       const { page } = owner;
       await owner.openPage('Apps');
@@ -257,6 +302,13 @@ describe.each(VIEWPORT_NAMES)(
       // Changing the name takes the message away.
       await page.getByLabel('App name').fill('Till 2');
       expect(await page.getByText('An app with this name already exists.').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Delete Till' }).click();
+      await page.getByText('App Till deleted.').waitFor();
+      await expectFocused(
+        page.locator('.action-result').filter({ hasText: 'deleted' }),
+        'the result',
+      );
     });
 
     it('explains the integration endpoint; shows its key once when it goes live, then never again', async () => {
@@ -274,8 +326,11 @@ describe.each(VIEWPORT_NAMES)(
       await expectFocused(page.getByLabel('Service name'), 'the service name field');
 
       await page.getByLabel('Service name').fill(`shop-${viewport}`);
+      const provisioned = provisioner.hold(`shop-${viewport}`);
       await page.getByRole('button', { name: 'Create endpoint' }).click();
       await expectFocused(page.locator('[data-status]'), 'the endpoint’s status');
+      expect(await page.locator('[data-status]').textContent()).toBe('Creation in progress');
+      provisioned();
       await expect
         .poll(() => page.locator('[data-status]').textContent(), { timeout: 30_000, interval: 250 })
         .toBe('Live');
