@@ -490,3 +490,24 @@ describe('POST /oauth/invitation (accepting)', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
   });
 });
+
+describe('pruning (the members.prune job)', () => {
+  it('drops invitations expired more than 30 days ago and keeps the others listed', async () => {
+    const tenant = await api.createTenant('pruning');
+    await invite(api, tenant, 'long-gone@pruning.example');
+    await invite(api, tenant, 'just-expired@pruning.example');
+    await invite(api, tenant, 'open@pruning.example');
+    const tenantId = (await api.services.tenants.findByName('pruning'))!.id;
+    await api.database.handle.query(
+      `update member_invitations set expires_at = now() - interval '31 days'
+        where tenant_id = $1 and email = 'long-gone@pruning.example'`,
+      [tenantId],
+    );
+    await expire(tenant, 'just-expired@pruning.example');
+    expect(await api.services.members.invitations.prune()).toBeGreaterThanOrEqual(1);
+    expect((await openInvitations(tenant)).map((i) => i.Email)).toEqual([
+      'just-expired@pruning.example',
+      'open@pruning.example',
+    ]);
+  });
+});
