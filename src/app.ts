@@ -141,6 +141,7 @@ export function createServices(
       resolveMembersWith: (lookup) => tokens.resolveMembersWith(lookup),
     },
     publicClients,
+    notify: (sql, mail) => notifications.services.outbox.enqueue(sql, mail),
   });
   const tenants = createTenantsModule(context, {
     createBootstrapApp: (tx, tenantId) => apps.createBootstrap(tx, tenantId),

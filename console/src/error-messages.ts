@@ -31,13 +31,25 @@ const CODE_SENTENCES: Record<string, string> = {
     'Someone else changed this while you were editing. Reload to see their changes, then edit again.',
   RateLimited: 'Too many requests at once. Wait a moment and try again.',
   AssetTooLarge: 'This file is too large to upload.',
+  UnknownRole: 'One of the chosen roles does not exist any more. Reload the page and choose again.',
+  InvalidServiceName:
+    'The service name must be 2 to 50 letters, digits or hyphens, start with a letter and not end with a hyphen.',
+  InvalidAdminMail: 'Enter a valid e-mail address, like name@example.com.',
+  InvalidServiceTier: 'Choose one of the offered tiers.',
 };
 
 /**
- * Conflicts about one field of the form (a name or symbol already taken): the field they are
- * shown next to, as a field error would be (the API's 409 names no field).
+ * Codes that are about one field although the body names none (a duplicate, a rule the service
+ * checks): their sentence goes next to that field too, and leaves with it.
  */
 const CODE_FIELDS: Record<string, string> = {
+  DuplicateAppName: 'Name',
+  AlreadyMember: 'Email',
+  DuplicateInvitation: 'Email',
+  InvalidServiceName: 'ServiceName',
+  ServiceNameTaken: 'ServiceName',
+  InvalidAdminMail: 'AdminMail',
+  InvalidServiceTier: 'ServiceTier',
   DuplicateBrandName: 'Name',
   DuplicateTagName: 'Name',
   DuplicateAttributeType: 'Description',
@@ -69,7 +81,13 @@ const MESSAGE_RULES: [RegExp, (label: string, match: RegExpMatchArray) => string
     /^must NOT have more than (\d+) characters$/,
     (l, m) => `${l} can be at most ${m[1]} characters long.`,
   ],
-  [/^must NOT have fewer than 1 items$/, (l) => `Choose at least one: ${lower(l)}.`],
+  [
+    /^must NOT have fewer than 1 items$/,
+    (l) => {
+      const one = singular(l);
+      return one ? `Choose at least one ${one}.` : `Choose at least one: ${lower(l)}.`;
+    },
+  ],
   [/^must NOT have fewer than (\d+) items$/, (l, m) => `Choose at least ${m[1]}: ${lower(l)}.`],
   [/^must NOT have more than (\d+) items$/, (l, m) => `Choose at most ${m[1]}: ${lower(l)}.`],
   [/^must match pattern "\^\[\^\/\]\+\$"$/, (l) => `${l} cannot contain a slash (/).`],
@@ -93,6 +111,14 @@ const MESSAGE_RULES: [RegExp, (label: string, match: RegExpMatchArray) => string
 
 function lower(label: string): string {
   return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/** One of a plural label ("Roles" → "role", "Categories" → "category"); else undefined. */
+function singular(label: string): string | undefined {
+  const plural = lower(label);
+  if (/[^aeiou]ies$/.test(plural)) return `${plural.slice(0, -3)}y`;
+  if (/[^su]s$/.test(plural) && !/(ss|is)$/.test(plural)) return plural.slice(0, -1);
+  return undefined;
 }
 
 /** The label of a field path: the form's own, else the path's last word split into words. */
@@ -144,12 +170,10 @@ export function explainFailure(error: unknown, labels: FieldLabels = {}): Explai
     fields[path] ??= fieldSentence(Field, Message, labels);
   }
   const code = error.body.Code ?? '';
-  const conflictField = CODE_FIELDS[code];
-  if (conflictField !== undefined && Object.keys(fields).length === 0)
-    fields[conflictField] =
-      CODE_SENTENCES[code] ??
-      error.body.FriendlyDescription ??
-      `${labelOf(conflictField, labels)} is already used. Choose another one.`;
+  const codeField = CODE_FIELDS[code];
+  if (codeField !== undefined)
+    fields[codeField] ??=
+      CODE_SENTENCES[code] ?? error.body.FriendlyDescription ?? `${labelOf(codeField, labels)}?`;
   const count = Object.keys(fields).length;
   const message =
     CODE_SENTENCES[code] ??

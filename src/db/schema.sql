@@ -341,6 +341,17 @@ table member_idempotency_keys
   body bytea
   created_at timestamp with time zone not null default now()
   expires_at timestamp with time zone not null
+table member_invitations
+  tenant_id integer not null
+  id uuid not null
+  email text not null
+  name text
+  roles text[] not null
+  token_hash text not null
+  invited_by text
+  created_at timestamp with time zone not null default now()
+  sent_at timestamp with time zone not null default now()
+  expires_at timestamp with time zone not null
 table member_signin_failures
   tenant_id integer not null
   kind text not null
@@ -359,6 +370,7 @@ table members
   security_version integer not null default 1
   created_at timestamp with time zone not null default now()
   updated_at timestamp with time zone not null default now()
+  email text
 table notification_outbox
   id bigint not null generated always as identity
   tenant_id integer not null
@@ -591,6 +603,8 @@ logical_devices logical_devices_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCE
 logical_devices logical_devices_tenant_id_physical_device_id_fkey FOREIGN KEY (tenant_id, physical_device_id) REFERENCES physical_devices(tenant_id, id) ON DELETE CASCADE
 member_idempotency_keys member_idempotency_keys_pkey PRIMARY KEY (tenant_id, member_id, key)
 member_idempotency_keys member_idempotency_keys_tenant_id_member_id_fkey FOREIGN KEY (tenant_id, member_id) REFERENCES members(tenant_id, id) ON DELETE CASCADE
+member_invitations member_invitations_pkey PRIMARY KEY (tenant_id, id)
+member_invitations member_invitations_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 member_signin_failures member_signin_failures_kind_check CHECK ((kind = ANY (ARRAY['username'::text, 'address'::text])))
 member_signin_failures member_signin_failures_pkey PRIMARY KEY (tenant_id, kind, key)
 member_signin_failures member_signin_failures_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -712,13 +726,19 @@ CREATE UNIQUE INDEX logical_devices_pkey ON public.logical_devices USING btree (
 CREATE INDEX logical_devices_type ON public.logical_devices USING btree (tenant_id, device_type_id);
 CREATE INDEX member_idempotency_keys_expiry ON public.member_idempotency_keys USING btree (expires_at);
 CREATE UNIQUE INDEX member_idempotency_keys_pkey ON public.member_idempotency_keys USING btree (tenant_id, member_id, key);
+CREATE UNIQUE INDEX member_invitations_email ON public.member_invitations USING btree (tenant_id, email);
+CREATE INDEX member_invitations_list ON public.member_invitations USING btree (tenant_id, created_at, id);
+CREATE UNIQUE INDEX member_invitations_pkey ON public.member_invitations USING btree (tenant_id, id);
+CREATE UNIQUE INDEX member_invitations_token ON public.member_invitations USING btree (tenant_id, token_hash);
 CREATE UNIQUE INDEX member_signin_failures_pkey ON public.member_signin_failures USING btree (tenant_id, kind, key);
+CREATE UNIQUE INDEX members_email ON public.members USING btree (tenant_id, email) WHERE (email IS NOT NULL);
 CREATE INDEX members_list ON public.members USING btree (tenant_id, created_at, id);
 CREATE UNIQUE INDEX members_pkey ON public.members USING btree (tenant_id, id);
 CREATE UNIQUE INDEX members_username ON public.members USING btree (tenant_id, username);
 CREATE INDEX notification_outbox_pending ON public.notification_outbox USING btree (created_at) WHERE (sent_at IS NULL);
 CREATE UNIQUE INDEX notification_outbox_pkey ON public.notification_outbox USING btree (tenant_id, id);
 CREATE INDEX oauth_apps_list ON public.oauth_apps USING btree (tenant_id, created_at, id);
+CREATE UNIQUE INDEX oauth_apps_name ON public.oauth_apps USING btree (tenant_id, lower(btrim(name)));
 CREATE UNIQUE INDEX oauth_apps_pkey ON public.oauth_apps USING btree (tenant_id, id);
 CREATE UNIQUE INDEX physical_devices_pkey ON public.physical_devices USING btree (tenant_id, id);
 CREATE INDEX physical_devices_store ON public.physical_devices USING btree (tenant_id, store_id);

@@ -326,6 +326,79 @@ describe('members and the console sign-in', () => {
   });
 });
 
+describe('member invitations', () => {
+  it('invites by e-mail, lists, resends, revokes, and the invitee accepts on the invitation page', async () => {
+    const invitation = await ok(
+      client.POST('/management/security/members/invitations', {
+        body: { Email: 'grace@acme.example', Name: 'Grace', Roles: [{ Id: 'analyst' }] },
+      }),
+    );
+    expect(invitation.IsExpired).toBe(false);
+    const other = await ok(
+      client.POST('/management/security/members/invitations', {
+        body: { Email: 'linus@acme.example', Roles: [{ Id: 'device-manager' }] },
+      }),
+    );
+    const open = await ok(client.GET('/management/security/members/invitations'));
+    expect(open.Results.map((i) => i.Email)).toEqual(['grace@acme.example', 'linus@acme.example']);
+    const resent = await ok(
+      client.POST('/management/security/members/invitations/{id}/resend', {
+        params: { path: { id: invitation.Id } },
+      }),
+    );
+    const fetched = await ok(
+      client.GET('/management/security/members/invitations/{id}', {
+        params: { path: { id: invitation.Id } },
+      }),
+    );
+    expect(fetched.SentDate).toBe(resent.SentDate);
+    const revoked = await client.DELETE('/management/security/members/invitations/{id}', {
+      params: { path: { id: other.Id } },
+    });
+    expect(revoked.response.status).toBe(204);
+
+    // The newest e-mail's link, from the outbox, opened and sent as a browser would.
+    const tenant = present(await api.services.tenants.findByName('acme'), 'the tenant');
+    const mails = (await api.services.outbox.records(tenant.id)).filter(
+      (record) => record.recipient === 'grace@acme.example',
+    );
+    const link = present(
+      /\S+\/oauth\/invitation\?token=\S+/.exec(mails.at(-1)?.body ?? '')?.[0],
+      'the link',
+    );
+    const token = present(new URL(link).searchParams.get('token'), 'the token');
+    const browser = clientFor(undefined);
+    const page = await browser.GET('/oauth/invitation', {
+      params: { query: { token } },
+      parseAs: 'text',
+      headers: { Accept: 'text/html' },
+    });
+    expect(present(page.data, 'the invitation page')).toContain('grace@acme.example');
+    const accepted = await browser.POST('/oauth/invitation', {
+      body: {
+        token,
+        name: 'Grace H.',
+        username: 'grace',
+        password: 'amber-Canyon-kettle-38',
+        password_repeat: 'amber-Canyon-kettle-38',
+      },
+      bodySerializer: (body) => new URLSearchParams(body).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      parseAs: 'text',
+    });
+    expect(accepted.response.status).toBe(200);
+    const members = await ok(client.GET('/management/security/members'));
+    const grace = present(
+      members.Results.find((m) => m.Username === 'grace'),
+      'the member made from the invitation',
+    );
+    expect(grace.Email).toBe('grace@acme.example');
+    await ok(
+      client.DELETE('/management/security/members/{id}', { params: { path: { id: grace.Id } } }),
+    );
+  });
+});
+
 describe('the catalog', () => {
   it('walks brands, tags, price types, attribute types, categories and their metadata', async () => {
     const brand = await ok(client.POST('/private/catalog/brand', { body: { Name: 'Acme' } }));

@@ -101,6 +101,8 @@ describe('GET /openapi.json', () => {
       'GET /.well-known/jwks.json',
       'GET /oauth/authorize',
       'POST /oauth/authorize',
+      'GET /oauth/invitation',
+      'POST /oauth/invitation',
       'GET /storage/blobs/{key}',
       'HEAD /storage/blobs/{key}',
     ];

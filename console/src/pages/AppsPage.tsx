@@ -1,5 +1,7 @@
-// OAuth apps of the tenant: create one, rotate its secret (shown once), delete it.
-import { useState, type FormEvent } from 'react';
+// OAuth apps of the tenant: create one, rotate its secret, delete it. A secret is shown once, on
+// create or rotation, until Done; nothing keeps it, and only rotating makes a new one. Names are
+// unique in the tenant (the API answers 409 DuplicateAppName, shown next to the name).
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { call, client } from '../api.ts';
 import {
   ErrorMessage,
@@ -14,15 +16,27 @@ import {
 } from '../components.tsx';
 import { useAccess } from '../session.tsx';
 import type { App } from '../types.ts';
+import { focusFailure, focusWhenShown } from './focus.ts';
 import { SecretNotice } from './SecretNotice.tsx';
+import './admin-pages.css';
 
 const TAKE = 50;
+/**
+ * A table scrolls inside its own box when it is wider than the page (never the page); the box
+ * takes the keyboard focus so that it can be scrolled without a pointer.
+ */
+const scrolling = (label: string) => (table: ReactNode) => (
+  <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+    {table}
+  </div>
+);
 const TYPES = [
-  { value: '1', label: 'Consumer' },
-  { value: '2', label: 'Private' },
-  { value: '3', label: 'Management' },
-  { value: '4', label: 'Device' },
+  { value: '1', label: 'Consumer (public API)' },
+  { value: '2', label: 'Private (public and private API)' },
+  { value: '3', label: 'Management (everything)' },
+  { value: '4', label: 'Device (public API, device identity)' },
 ];
+const LABELS = { Name: 'App name', Description: 'Description', ApplicationTypeId: 'Type' };
 
 export default function AppsPage() {
   const editable = useAccess().can('apps', 'write');
@@ -31,88 +45,154 @@ export default function AppsPage() {
     () => call(client.GET('/management/oauth/apps', { params: { query: { skip, take: TAKE } } })),
     [skip],
   );
-  const action = useAction();
+  const creating = useAction(LABELS);
+  const acting = useAction();
   const [draft, setDraft] = useState({ Name: '', Description: '', ApplicationTypeId: '2' });
+  // The one place a secret lives, until Done (or leaving the page).
   const [secret, setSecret] = useState<App>();
+  const [status, setStatus] = useState<string>();
+  const ids = { create: useId(), list: useId() };
+  const form = useRef<HTMLFormElement>(null);
+  const rowOf = (id: string) => () => document.querySelector(`tr[data-app="${CSS.escape(id)}"]`);
 
   const create = (event: FormEvent) => {
     event.preventDefault();
-    void action.run(async () => {
-      const app = await call(
-        client.POST('/management/oauth/apps', {
-          body: {
-            Name: draft.Name.trim(),
-            Description: draft.Description.trim() || null,
-            ApplicationTypeId: Number(draft.ApplicationTypeId),
-          },
-        }),
-      );
-      setSecret(app);
-      setDraft({ Name: '', Description: '', ApplicationTypeId: draft.ApplicationTypeId });
-      list.reload();
-    });
+    setStatus(undefined);
+    void creating
+      .run(async () => {
+        const app = await call(
+          client.POST('/management/oauth/apps', {
+            body: {
+              Name: draft.Name.trim(),
+              Description: draft.Description.trim() || null,
+              ApplicationTypeId: Number(draft.ApplicationTypeId),
+            },
+          }),
+        );
+        setSecret(app);
+        setDraft({ Name: '', Description: '', ApplicationTypeId: draft.ApplicationTypeId });
+        list.reload();
+      })
+      .then((done) => {
+        if (!done)
+          focusFailure(
+            () => form.current,
+            () => document.getElementById(ids.create),
+          );
+      });
   };
-  const rotate = (app: App) =>
-    void action.run(async () => {
-      if (!confirm(`Rotate the secret of ${app.Name}? Its current secret and tokens stop working.`))
-        return;
-      setSecret(
+  const rotate = (app: App) => {
+    if (
+      !confirm(
+        `Rotate the secret of ${app.Name}? Its current secret and tokens stop working at once.`,
+      )
+    )
+      return;
+    setStatus(undefined);
+    void acting
+      .run(async () => {
+        setSecret(
+          await call(
+            client.POST('/management/oauth/apps/{applicationId}/secret', {
+              params: { path: { applicationId: app.ApplicationId } },
+            }),
+          ),
+        );
+      })
+      .then((done) => {
+        if (!done) focusWhenShown(() => document.getElementById(ids.list));
+      });
+  };
+  const remove = (app: App) => {
+    if (!confirm(`Delete the app ${app.Name}? Its tokens stop working at once.`)) return;
+    setStatus(undefined);
+    void acting
+      .run(async () => {
         await call(
-          client.POST('/management/oauth/apps/{applicationId}/secret', {
+          client.DELETE('/management/oauth/apps/{applicationId}', {
             params: { path: { applicationId: app.ApplicationId } },
           }),
-        ),
-      );
-    });
-  const remove = (app: App) =>
-    void action.run(async () => {
-      if (!confirm(`Delete the app ${app.Name}?`)) return;
-      await call(
-        client.DELETE('/management/oauth/apps/{applicationId}', {
-          params: { path: { applicationId: app.ApplicationId } },
-        }),
-      );
-      list.reload();
-    });
+        );
+        if (secret?.ApplicationId === app.ApplicationId) setSecret(undefined);
+        setStatus(`App ${app.Name} deleted.`);
+        list.reload();
+      })
+      .then(() => focusWhenShown(() => document.getElementById(ids.list)));
+  };
+  const done = () => {
+    const shown = secret;
+    setSecret(undefined);
+    if (shown) focusWhenShown(rowOf(shown.ApplicationId));
+  };
 
   return (
-    <>
+    <div className="apps-page">
       <PageTitle>Apps</PageTitle>
-      <ErrorMessage error={list.error ?? action.error} />
+      <p className="muted">
+        An app is a program that calls the API for you (a till, a kiosk, a web shop) with its
+        ApplicationId and secret; its type decides which parts of the API it may call. Each app has
+        a name of its own. A secret is shown once, when the app is created or its secret rotated.
+      </p>
+      <ErrorMessage error={list.error} />
       {secret?.ApplicationSecret && (
         <SecretNotice
+          key={secret.ApplicationSecret}
           title={`Secret of ${secret.Name}`}
           label={`ApplicationId ${secret.ApplicationId}, secret`}
           secret={secret.ApplicationSecret}
-          onClose={() => setSecret(undefined)}
+          renew="If it is lost, rotate the secret: the app gets a new one and the old one stops working."
+          onClose={done}
         />
       )}
       {editable && (
         <Section title="New app">
-          <form className="row" onSubmit={create}>
+          <div tabIndex={-1} id={ids.create} className="action-result">
+            <ErrorMessage error={creating.message} />
+          </div>
+          <form className="row" onSubmit={create} ref={form} noValidate>
             <Field
               label="App name"
               required
               value={draft.Name}
-              onChange={(Name) => setDraft({ ...draft, Name })}
+              error={creating.fieldError('Name')}
+              onChange={(Name) => {
+                creating.clearField('Name');
+                setDraft({ ...draft, Name });
+              }}
             />
             <Field
               label="Description"
               value={draft.Description}
-              onChange={(Description) => setDraft({ ...draft, Description })}
+              error={creating.fieldError('Description')}
+              onChange={(Description) => {
+                creating.clearField('Description');
+                setDraft({ ...draft, Description });
+              }}
             />
             <Select
               label="Type"
               value={draft.ApplicationTypeId}
               options={TYPES}
-              onChange={(ApplicationTypeId) => setDraft({ ...draft, ApplicationTypeId })}
+              error={creating.fieldError('ApplicationTypeId')}
+              onChange={(ApplicationTypeId) => {
+                creating.clearField('ApplicationTypeId');
+                setDraft({ ...draft, ApplicationTypeId });
+              }}
             />
-            <button type="submit" disabled={action.busy}>
+            <button type="submit" disabled={creating.busy}>
               Create app
             </button>
           </form>
         </Section>
       )}
+      <div tabIndex={-1} id={ids.list} className="action-result">
+        <ErrorMessage error={acting.message} />
+        {status && (
+          <p className="ok" role="status">
+            {status}
+          </p>
+        )}
+      </div>
       {list.loading && !list.data && <Loading />}
       {list.data && (
         <PagedTable
@@ -122,25 +202,31 @@ export default function AppsPage() {
           skip={skip}
           take={TAKE}
           onPage={setSkip}
+          wrap={scrolling('Apps, scrollable')}
         >
           {list.data.Results.map((app) => (
-            <tr key={app.ApplicationId}>
-              <td data-label="Name">
+            <tr key={app.ApplicationId} data-app={app.ApplicationId} tabIndex={-1}>
+              <td className="wrap">
                 {app.Name}
                 {app.IsPredefined && ' (predefined)'}
               </td>
-              <td data-label="Type">{app.ApplicationTypeDescription}</td>
-              <td data-label="ApplicationId">
+              <td>{app.ApplicationTypeDescription}</td>
+              <td className="wrap">
                 <code>{app.ApplicationId}</code>
               </td>
-              <td data-label="Created">{new Date(app.CreatedDate).toLocaleString()}</td>
+              <td>{new Date(app.CreatedDate).toLocaleString()}</td>
               {editable && (
                 <td>
-                  <button type="button" onClick={() => rotate(app)}>
+                  <button type="button" disabled={acting.busy} onClick={() => rotate(app)}>
                     Rotate secret of {app.Name}
                   </button>
                   {!app.IsPredefined && (
-                    <button type="button" onClick={() => remove(app)}>
+                    <button
+                      type="button"
+                      className="danger"
+                      disabled={acting.busy}
+                      onClick={() => remove(app)}
+                    >
                       Delete {app.Name}
                     </button>
                   )}
@@ -150,6 +236,6 @@ export default function AppsPage() {
           ))}
         </PagedTable>
       )}
-    </>
+    </div>
   );
 }

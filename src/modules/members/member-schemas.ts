@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PagedResult } from '../../http/paging.ts';
 
-const USERNAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@+-]{2,63}$';
+export const USERNAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@+-]{2,63}$';
 
 export const RoleRef = Type.Object(
   {
@@ -60,6 +60,11 @@ export const MemberUpdateBody = Type.Object(
         description: 'A new password (same rules as on create); left out, the password stays.',
       }),
     ),
+    Email: Type.Optional(
+      Type.Union([Type.String({ maxLength: 254 }), Type.Null()], {
+        description: 'Ignored on input (read-only): the address the member was invited at.',
+      }),
+    ),
     Roles: Type.Array(RoleRef, { minItems: 1, maxItems: 16 }),
   },
   { additionalProperties: false, title: 'MemberUpdateRequest' },
@@ -76,6 +81,10 @@ export const Member = Type.Object(
     Id: Type.String({ format: 'uuid' }),
     Username: Type.String(),
     Name: Type.String(),
+    Email: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The address the member was invited at (POST …/members/invitations); null for members made otherwise.',
+    }),
     Roles: Type.Array(MemberRole),
   },
   { title: 'Member', additionalProperties: false },

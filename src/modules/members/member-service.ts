@@ -46,34 +46,37 @@ interface MemberRow {
   id: string;
   username: string;
   name: string;
+  email: string | null;
   roles: string[];
   version: Date;
 }
 
-const COLUMNS = 'id, username, name, roles, updated_at as version';
+const COLUMNS = 'id, username, name, email, roles, updated_at as version';
 // The row version behind the ETag: always moves forward, even for two writes in one millisecond.
 const NEXT_VERSION = "greatest(now(), updated_at + interval '1 millisecond')";
-const TURN = "select pg_advisory_xact_lock(hashtextextended('members/' || $1, 11))";
+/** Serializes the writes of a tenant's members (and invitations) that check other rows first. */
+export const MEMBERS_TURN = "select pg_advisory_xact_lock(hashtextextended('members/' || $1, 11))";
 export const OWNER_USERNAME = 'owner';
 
-function toMember(row: Pick<MemberRow, 'id' | 'username' | 'name' | 'roles'>): Member {
+function toMember(row: Pick<MemberRow, 'id' | 'username' | 'name' | 'email' | 'roles'>): Member {
   const held = new Set(row.roles);
   return {
     Id: row.id,
     Username: row.username,
     Name: row.name,
+    Email: row.email,
     Roles: ROLES.filter((r) => held.has(r.Id)).map(({ Id, Description }) => ({ Id, Description })),
   };
 }
 
 /** The role ids of a body, each known, without repeats. */
-function roleIds(roles: { Id: string }[]): string[] {
+export function roleIds(roles: { Id: string }[]): string[] {
   const ids = [...new Set(roles.map((r) => r.Id))];
   for (const id of ids) if (!roleById(id)) throw unknownRole(id);
   return ids;
 }
 
-function checkedPassword(password: string, username: string): string {
+export function checkedPassword(password: string, username: string): string {
   const problem = passwordProblem(password, username);
   if (problem) throw weakPassword(problem);
   return password;
@@ -158,7 +161,53 @@ export class MemberService {
     );
     const inserted = rows.length > 0;
     if (!inserted) throw duplicateUsername(normalized);
-    return { member: toMember({ id, username: normalized, name, roles: ids }), password };
+    return {
+      member: toMember({ id, username: normalized, name, email: null, roles: ids }),
+      password,
+    };
+  }
+
+  /**
+   * A member who accepted an invitation, in the caller's transaction: the username and password
+   * it chose (checked and hashed by the caller), and the address it was invited at. A username
+   * taken is 409 DuplicateUsername; a member with that address already, 409 AlreadyMember.
+   */
+  async createInvited(
+    sql: RawSql,
+    tenantId: number,
+    member: {
+      username: string;
+      name: string;
+      passwordHash: string;
+      roles: string[];
+      email: string;
+    },
+  ): Promise<Member> {
+    const [row] = await sql.query<MemberRow>(
+      `insert into members (tenant_id, id, username, name, password_hash, roles, email)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (tenant_id, username) do nothing
+       returning ${COLUMNS}`,
+      [
+        tenantId,
+        randomUUID(),
+        member.username,
+        member.name,
+        member.passwordHash,
+        member.roles,
+        member.email,
+      ],
+    );
+    if (!row) throw duplicateUsername(member.username);
+    return toMember(row);
+  }
+
+  /** Whether a member of the tenant was invited at this address or has it as username. */
+  async hasAddress(sql: RawSql, tenantId: number, email: string): Promise<boolean> {
+    const rows = await sql.query(
+      'select 1 from members where tenant_id = $1 and (email = $2 or username = $2) limit 1',
+      [tenantId, email],
+    );
+    return rows.length > 0;
   }
 
   /** The tenant's first owner, made with the tenant in the caller's transaction. */
@@ -183,7 +232,7 @@ export class MemberService {
     const result = await translatingConstraints(
       () =>
         this.db.rawTransaction(async (sql) => {
-          await sql.query(TURN, [String(tenantId)]);
+          await sql.query(MEMBERS_TURN, [String(tenantId)]);
           const current = await this.locked(sql, tenantId, id, checkVersion);
           if (current.roles.includes(OWNER_ROLE) && !roles.includes(OWNER_ROLE))
             await this.assertAnotherOwner(sql, tenantId, id);
@@ -210,7 +259,7 @@ export class MemberService {
 
   async delete(tenantId: number, id: string, checkVersion: (version: Date) => void): Promise<void> {
     await this.db.rawTransaction(async (sql) => {
-      await sql.query(TURN, [String(tenantId)]);
+      await sql.query(MEMBERS_TURN, [String(tenantId)]);
       const current = await this.locked(sql, tenantId, id, checkVersion);
       if (current.roles.includes(OWNER_ROLE)) await this.assertAnotherOwner(sql, tenantId, id);
       await this.needs.endSessions(sql, tenantId, id);

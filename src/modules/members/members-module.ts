@@ -7,6 +7,9 @@ import type { AppModule, ModuleContext } from '../../module.ts';
 import type { AuthorizationServer } from './authorization-server.ts';
 import { authorizeRoutes, signInTag } from './authorize-routes.ts';
 import { consolePublicClient } from './console-public-client.ts';
+import { invitationPageRoutes } from './invitation-page-routes.ts';
+import { invitationRoutes } from './invitation-routes.ts';
+import { MemberInvitations, type InvitationNeeds } from './member-invitations.ts';
 import { memberRoutes, membersTag } from './member-routes.ts';
 import { MemberService } from './member-service.ts';
 import { MemberSessions } from './member-sessions.ts';
@@ -18,9 +21,12 @@ export interface MembersServices {
   signIn: MemberSignIn;
   /** Members' sessions: codes, refresh tokens, sign-out. */
   sessions: MemberSessions;
+  /** Invitations by e-mail address, accepted on the invitation page. */
+  invitations: MemberInvitations;
 }
 
-export type MembersNeeds = AuthorizationServer;
+/** The authorization server's token interface, and a way to send e-mail (the outbox). */
+export type MembersNeeds = AuthorizationServer & InvitationNeeds;
 
 export const MEMBERS_PRUNE_QUEUE = 'members.prune';
 
@@ -40,6 +46,9 @@ export function createMembersModule(
     endSessions: (sql, tenantId, memberId) => sessions.endMemberSessions(sql, tenantId, memberId),
     forgetTokens: (tenantId, memberId) => tokens.forget(tenantId, memberId),
   });
+  const invitations = new MemberInvitations(database, members, {
+    notify: (sql, mail) => needs.notify(sql, mail),
+  });
   const signIn = new MemberSignIn(database);
   const formTokens = new SignInFormTokens(tokens.signingKeys);
   tokens.resolveMembersWith((tenantId, memberId) => members.grant(tenantId, memberId));
@@ -49,7 +58,7 @@ export function createMembersModule(
     // Every signed-in member may read the role list (`account`); the rest is the members'.
     permissions: { area: 'security', otherAreas: ['account'] },
     openApiTags: [membersTag, signInTag],
-    services: { members, signIn, sessions },
+    services: { members, signIn, sessions, invitations },
     routes: async (app) => {
       await app.register(authorizeRoutes, {
         sessions,
@@ -58,6 +67,8 @@ export function createMembersModule(
         signIn,
         https: config.publicScheme === 'https',
       });
+      await app.register(invitationPageRoutes, { invitations, tag: signInTag });
+      await app.register(invitationRoutes, { invitations });
       await app.register(memberRoutes, { members });
     },
     queues: [
@@ -68,6 +79,8 @@ export function createMembersModule(
           context.log()?.info({ pruned }, 'sign-in failure counts pruned');
           const sessionsPruned = await sessions.prune();
           context.log()?.info({ pruned: sessionsPruned }, 'expired member sessions pruned');
+          const invitationsPruned = await invitations.prune();
+          context.log()?.info({ pruned: invitationsPruned }, 'long-expired invitations pruned');
         },
         retryLimit: 2,
         retryDelaySeconds: 60,

@@ -4,11 +4,15 @@ import { createHash } from 'node:crypto';
 
 const STYLE = `
   body { font: 15px/1.5 system-ui, sans-serif; margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f4f6f8; color: #1d2430; }
-  main { background: #fff; padding: 2rem; border-radius: .5rem; box-shadow: 0 1px 4px rgba(0,0,0,.12); width: min(22rem, 90vw); }
+  main { background: #fff; padding: 2rem; border-radius: .5rem; box-shadow: 0 1px 4px rgba(0,0,0,.12); box-sizing: border-box; width: min(26rem, 100%); }
+  @media (max-width: 30rem) { main { padding: 1.25rem; border-radius: 0; box-shadow: none; min-height: 100vh; } }
   h1 { font-size: 1.3rem; margin: 0 0 1rem; } label { display: block; margin: .8rem 0 .2rem; font-weight: 600; }
   input[type=text], input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8c0cc; border-radius: .3rem; }
   button { margin-top: 1.2rem; width: 100%; padding: .6rem; font: inherit; font-weight: 600; border: 0; border-radius: .3rem; background: #2457c5; color: #fff; cursor: pointer; }
   .error { background: #fbe0e0; color: #7a1c1c; padding: .5rem .7rem; border-radius: .3rem; } .muted { color: #5b6575; font-size: .9rem; }
+  .field-error { color: #7a1c1c; font-size: .9rem; margin: .2rem 0 0; } input[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
+  .hint { color: #5b6575; font-size: .85rem; margin: .2rem 0 0; } a.button { display: block; text-align: center; margin-top: 1.2rem; padding: .6rem; border-radius: .3rem; background: #2457c5; color: #fff; font-weight: 600; text-decoration: none; }
+  ul.roles { margin: .3rem 0 0; padding-left: 1.2rem; }
 `;
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -22,7 +26,7 @@ export const SIGN_IN_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
@@ -72,7 +76,8 @@ export function renderSignInPage(view: SignInPage): string {
   );
 }
 
-function page(title: string, body: string): string {
+/** A whole page of the sign-in interface: its style, no script, the title as heading. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -32,9 +32,11 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         summary: 'Create an app',
         description:
           'Answers 201 with the app and its ApplicationSecret, shown this once (store it), and ' +
-          'its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have.',
+          'its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have. ' +
+          'Names are unique within the tenant, whatever the case and surrounding spaces ' +
+          '(409 DuplicateAppName).',
         body: AppBody,
-        response: { 201: App },
+        response: { 201: App, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -90,7 +92,8 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         operationId: 'updateApp',
         summary: 'Update an app (name, description, type)',
         description:
-          "The type of a predefined app cannot change (409); a new type ends the app's tokens. " +
+          "The type of a predefined app cannot change (409 PredefinedAppType); a new type ends the app's tokens. " +
+          'Another app of the tenant may not have the name (409 DuplicateAppName). ' +
           `Answers the app with its new ETag. ${IF_MATCH_NOTE}`,
         params: AppIdParams,
         headers: IfMatchHeaders,

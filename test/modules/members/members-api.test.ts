@@ -34,7 +34,8 @@ describe('POST /management/security/members', () => {
     });
     expect(response.statusCode, response.body).toBe(201);
     const member = response.json<MemberJson>();
-    expect(Object.keys(member).sort()).toEqual(['Id', 'Name', 'Roles', 'Username']);
+    expect(Object.keys(member).sort()).toEqual(['Email', 'Id', 'Name', 'Roles', 'Username']);
+    expect(member.Email).toBeNull();
     expect(member.Username).toBe('ada.lovelace');
     expect(member.Roles).toEqual([
       { Id: 'analyst', Description: expect.stringContaining('Analyst') as unknown },

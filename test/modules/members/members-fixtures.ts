@@ -12,6 +12,7 @@ export interface MemberJson {
   Id: string;
   Username: string;
   Name: string;
+  Email: string | null;
   Roles: { Id: string; Description: string }[];
 }
 
@@ -226,5 +227,87 @@ export function refresh(
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
     client_id: 'console',
+  });
+}
+
+export const INVITATIONS = '/management/security/members/invitations';
+
+export interface InvitationJson {
+  Id: string;
+  Email: string;
+  Name: string | null;
+  Roles: { Id: string; Description: string }[];
+  InvitedBy: string | null;
+  CreatedDate: string;
+  SentDate: string;
+  ExpirationDate: string;
+  IsExpired: boolean;
+}
+
+/** Invites an address through POST …/members/invitations (the tenant's app token by default). */
+export async function invite(
+  api: TestApi,
+  tenant: TestTenant,
+  email: string,
+  roles: string[] = ['analyst'],
+  extra: Record<string, unknown> = {},
+  token?: string,
+): Promise<InvitationJson> {
+  const response = await api.call({
+    method: 'POST',
+    url: INVITATIONS,
+    tenant,
+    body: { Email: email, Roles: roles.map((Id) => ({ Id })), ...extra },
+    ...(token ? { token } : {}),
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<InvitationJson>();
+}
+
+/** The invitation e-mails in the tenant's outbox to an address, oldest first. */
+export async function invitationMails(api: TestApi, tenant: TestTenant | string, to: string) {
+  const name = typeof tenant === 'string' ? tenant : tenant.name;
+  const tenantId = (await api.services.tenants.findByName(name))!.id;
+  const records = await api.services.outbox.records(tenantId);
+  return records.filter((r) => r.recipient === to && /invitation/i.test(r.subject));
+}
+
+/** The link of the newest invitation e-mail to an address (its URL, with the token). */
+export async function invitationLink(
+  api: TestApi,
+  tenant: TestTenant | string,
+  to: string,
+): Promise<URL> {
+  const mails = await invitationMails(api, tenant, to);
+  const body = mails.at(-1)?.body ?? '';
+  const link = /(https?:\/\/\S+\/oauth\/invitation\?token=[\w-]+)/.exec(body)?.[1];
+  expect(link, `an invitation e-mail to ${to}: ${body}`).toBeDefined();
+  return new URL(link!);
+}
+
+/** GET /oauth/invitation?token=… (the page the e-mail's link opens). */
+export function openInvitation(
+  api: TestApi,
+  tenant: TestTenant | string,
+  token: string,
+): Promise<LightMyRequestResponse> {
+  return api.app.inject({
+    method: 'GET',
+    url: `/oauth/invitation?${new URLSearchParams({ token }).toString()}`,
+    headers: { host: hostOf(api, tenant), accept: 'text/html' },
+  });
+}
+
+/** POST /oauth/invitation: the invitation page's form. */
+export function acceptInvitation(
+  api: TestApi,
+  tenant: TestTenant | string,
+  fields: Record<string, string>,
+): Promise<LightMyRequestResponse> {
+  return api.app.inject({
+    method: 'POST',
+    url: '/oauth/invitation',
+    headers: { host: hostOf(api, tenant), 'content-type': FORM, accept: 'text/html' },
+    payload: new URLSearchParams(fields).toString(),
   });
 }

@@ -31,6 +31,14 @@ const DESCRIPTIONS: (string | null | undefined)[] = [
   'd'.repeat(500),
 ];
 
+/** The text with a mark of its own (app names are unique in a tenant), still ≤ 256 characters. */
+function named(text: string, mark: string): string {
+  const suffix = ` ${mark}`;
+  return text.length + suffix.length > 256
+    ? `${text.slice(0, 256 - suffix.length)}${suffix}`
+    : `${text}${suffix}`;
+}
+
 async function expectApp(id: string, sent: { Name: string; Description?: string | null }) {
   const fetched = await api.call({ url: `${APPS}/${id}`, tenant: acme });
   expect(fetched.statusCode, fetched.body).toBe(200);
@@ -46,7 +54,7 @@ describe('app documents match the App schema', () => {
     let n = 0;
     for (const type of [1, 2, 3, 4]) {
       for (const [i, description] of DESCRIPTIONS.entries()) {
-        const name = TEXTS[(type + i) % TEXTS.length]!;
+        const name = named(TEXTS[(type + i) % TEXTS.length]!, `c${n}`);
         const sent =
           description === undefined ? { Name: name } : { Name: name, Description: description };
         const created = await api.call({
@@ -62,7 +70,7 @@ describe('app documents match the App schema', () => {
 
         // Each update changes name, description and type, so every text is stored by an update too.
         const update = {
-          Name: TEXTS[(type + i + 1) % TEXTS.length]!,
+          Name: named(TEXTS[(type + i + 1) % TEXTS.length]!, `u${n}`),
           Description: DESCRIPTIONS[(i + 1) % DESCRIPTIONS.length] ?? null,
           ApplicationTypeId: (type % 4) + 1,
         };

@@ -3,7 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../support/test-api.ts';
 import { createApp, type AppJson } from './oauth-fixtures.ts';
-import { useAppsApi, api, acme, UUID, ISO_UTC, TYPE_DESCRIPTIONS, APPS } from './apps-fixtures.ts';
+import {
+  useAppsApi,
+  api,
+  acme,
+  globex,
+  UUID,
+  ISO_UTC,
+  TYPE_DESCRIPTIONS,
+  APPS,
+} from './apps-fixtures.ts';
 import { expectFieldError } from '../../support/expectations.ts';
 
 useAppsApi();
@@ -70,6 +79,43 @@ describe('POST /management/oauth/apps', () => {
     const [a, b] = [await createApp(api, acme, 1), await createApp(api, acme, 1)];
     expect(a.ApplicationId).not.toBe(b.ApplicationId);
     expect(a.ApplicationSecret).not.toBe(b.ApplicationSecret);
+  });
+
+  it('answers 409 DuplicateAppName for a name the tenant has, in any case or spacing, and creates nothing', async () => {
+    await createApp(api, acme, 1, 'Till app');
+    const count = async () =>
+      (await api.call({ url: APPS, tenant: acme })).json<{ TotalCount: number }>().TotalCount;
+    const before = await count();
+    for (const name of ['Till app', 'TILL APP', '  Till app ', 'bootstrap management app']) {
+      const response = await api.call({
+        method: 'POST',
+        url: APPS,
+        tenant: acme,
+        body: { Name: name, ApplicationTypeId: 2 },
+      });
+      expect(response.statusCode, name).toBe(409);
+      const error = errorBody(response);
+      expect(error.Code).toBe('DuplicateAppName');
+      expect(error.FriendlyDescription).toBe(`An app named "${name.trim()}" already exists.`);
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it("accepts the name of another tenant's app (names are unique per tenant)", async () => {
+    await createApp(api, globex, 3, 'Shared name');
+    await createApp(api, acme, 3, 'Shared name');
+  });
+
+  it('answers one 201 and one 409 for two creates of one name at the same time', async () => {
+    const create = () =>
+      api.call({
+        method: 'POST',
+        url: APPS,
+        tenant: acme,
+        body: { Name: 'Raced app', ApplicationTypeId: 1 },
+      });
+    const answers = await Promise.all([create(), create()]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
   });
 
   it('lets the new app authenticate with its secret at the token endpoint', async () => {

@@ -36,15 +36,15 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
   });
 
   it.each([
-    ['left out', { Name: 'x', ApplicationTypeId: 1 }],
-    ['null', { Name: 'x', ApplicationTypeId: 1, Description: null }],
+    ['left out', { Name: 'Left out', ApplicationTypeId: 1 }],
+    ['null', { Name: 'Null', ApplicationTypeId: 1, Description: null }],
   ])('clears the Description when it is %s', async (_case, body) => {
     const created = await createApp(api, acme, 1);
     await api.call({
       method: 'PUT',
       url: `${APPS}/${created.ApplicationId}`,
       tenant: acme,
-      body: { Name: 'x', Description: 'set', ApplicationTypeId: 1 },
+      body: { Name: body.Name, Description: 'set', ApplicationTypeId: 1 },
     });
     const response = await api.call({
       method: 'PUT',
@@ -148,7 +148,8 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
     ['ApplicationTypeId is missing', { Name: 'x' }, 'ApplicationTypeId'],
     ['an unknown field is sent', { Name: 'x', ApplicationTypeId: 1, Owner: 'me' }, 'Owner'],
   ])('answers 400 naming the field when %s, and changes nothing', async (_case, body, field) => {
-    const created = await createApp(api, acme, 1, 'Unchanged');
+    const name = `Unchanged: ${_case}`;
+    const created = await createApp(api, acme, 1, name);
     expectFieldError(
       await api.call({
         method: 'PUT',
@@ -159,7 +160,7 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
       field,
     );
     expect((await getApp(created.ApplicationId)).json<AppJson>()).toMatchObject({
-      Name: 'Unchanged',
+      Name: name,
       ApplicationTypeId: 1,
       IsPredefined: false,
     });
@@ -185,7 +186,7 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
   });
 
   it("answers 400 IdMismatch for another app's ApplicationId, and changes nothing", async () => {
-    const created = await createApp(api, acme, 1, 'Unchanged');
+    const created = await createApp(api, acme, 1, 'Unchanged by a mismatch');
     const response = await api.call({
       method: 'PUT',
       url: `${APPS}/${created.ApplicationId}`,
@@ -194,7 +195,51 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(errorBody(response).Code).toBe('IdMismatch');
-    expect((await getApp(created.ApplicationId)).json<AppJson>().Name).toBe('Unchanged');
+    expect((await getApp(created.ApplicationId)).json<AppJson>().Name).toBe(
+      'Unchanged by a mismatch',
+    );
+  });
+
+  it("answers 409 DuplicateAppName for another app's name, in any case, and changes nothing", async () => {
+    await createApp(api, acme, 1, 'Taken name');
+    const created = await createApp(api, acme, 2, 'Free name');
+    for (const name of ['Taken name', 'taken NAME ']) {
+      const response = await api.call({
+        method: 'PUT',
+        url: `${APPS}/${created.ApplicationId}`,
+        tenant: acme,
+        body: { Name: name, ApplicationTypeId: 2 },
+      });
+      expect(response.statusCode, response.body).toBe(409);
+      expect(errorBody(response).Code).toBe('DuplicateAppName');
+    }
+    expect((await getApp(created.ApplicationId)).json<AppJson>().Name).toBe('Free name');
+  });
+
+  it('keeps its own name, or changes only its letter case', async () => {
+    const created = await createApp(api, acme, 1, 'Own name');
+    for (const name of ['Own name', 'OWN NAME']) {
+      const response = await api.call({
+        method: 'PUT',
+        url: `${APPS}/${created.ApplicationId}`,
+        tenant: acme,
+        body: { Name: name, Description: 'kept', ApplicationTypeId: 1 },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<AppJson>().Name).toBe(name);
+    }
+  });
+
+  it("takes the name of another tenant's app", async () => {
+    await createApp(api, globex, 1, 'Globex name');
+    const created = await createApp(api, acme, 1, 'Acme name');
+    const response = await api.call({
+      method: 'PUT',
+      url: `${APPS}/${created.ApplicationId}`,
+      tenant: acme,
+      body: { Name: 'Globex name', ApplicationTypeId: 1 },
+    });
+    expect(response.statusCode, response.body).toBe(200);
   });
 
   it('answers 409 when the type of the predefined app would change', async () => {

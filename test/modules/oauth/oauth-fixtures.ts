@@ -69,12 +69,17 @@ export const SCOPES_BY_TYPE: Record<number, string> = {
   4: 'public',
 };
 
-/** Creates an app through POST /management/oauth/apps with the tenant's bootstrap token. */
+let appsMade = 0;
+
+/**
+ * Creates an app through POST /management/oauth/apps with the tenant's bootstrap token. Without
+ * a name, one no other app of the run has (names are unique within a tenant).
+ */
 export async function createApp(
   api: TestApi,
   tenant: TestTenant,
   ApplicationTypeId: number,
-  Name = `App of type ${ApplicationTypeId}`,
+  Name = `App of type ${ApplicationTypeId} #${++appsMade}`,
 ): Promise<CreatedApp> {
   const response = await api.call({
     method: 'POST',

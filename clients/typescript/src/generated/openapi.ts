@@ -157,7 +157,7 @@ export interface paths {
     put?: never;
     /**
      * Create an app
-     * @description Answers 201 with the app and its ApplicationSecret, shown this once (store it), and its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have.
+     * @description Answers 201 with the app and its ApplicationSecret, shown this once (store it), and its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have. Names are unique within the tenant, whatever the case and surrounding spaces (409 DuplicateAppName).
      */
     post: operations['createApp'];
     delete?: never;
@@ -180,7 +180,7 @@ export interface paths {
     get: operations['getApp'];
     /**
      * Update an app (name, description, type)
-     * @description The type of a predefined app cannot change (409); a new type ends the app's tokens. Answers the app with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description The type of a predefined app cannot change (409 PredefinedAppType); a new type ends the app's tokens. Another app of the tenant may not have the name (409 DuplicateAppName). Answers the app with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     put: operations['updateApp'];
     post?: never;
@@ -232,6 +232,98 @@ export interface paths {
      * @description Checks the CSRF token against its cookie (403 page), the credentials (401 page) and the lockout (429 page with Retry-After, whether or not the username exists), then answers 302 to redirect_uri with code and state. A code is single-use and expires after 60 s.
      */
     post: operations['submitSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/invitation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Invitation page: choose a username and password (the link of an invitation e-mail)
+     * @description Answers the HTML page where the invitee chooses a name, a username (the invited address is offered when it is a valid username) and a password. A token that is unknown, used already, revoked or replaced by a resend answers a 404 page; an expired one a 410 page.
+     */
+    get: operations['showInvitationPage'];
+    put?: never;
+    /**
+     * Accept an invitation (the form of the invitation page)
+     * @description Makes the member with the invitation’s roles and the chosen name, username and password, spends the invitation, and answers a page that links to the console’s sign-in. A refused field answers the form again with the error under that field: 400 (blank name, a username outside the rules, passwords that differ, a password against the policy) or 409 (the username is taken). An unusable token answers as on GET (404, 410).
+     */
+    post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch a list of open invitations
+     * @description Invitations not accepted or revoked yet, in creation order, expired ones included (IsExpired) until 30 days after they expired. One page at a time: skip (default 0) and take (1 to 1000, default 20); TotalCount counts them all.
+     */
+    get: operations['listInvitations'];
+    put?: never;
+    /**
+     * Invite a member by e-mail address
+     * @description Records the invitation and sends its e-mail (through the notification outbox) with a link to /oauth/invitation?token=…, where the invitee chooses a username and a password (the password policy applies) and becomes a member with the given roles. The link works once and for 7 days. 409 AlreadyMember when a member was invited at the address or has it as username; 409 DuplicateInvitation while an earlier invitation to it has not expired (an expired one is replaced). Unknown role ids are 400 UnknownRole. Answers 201 with the invitation and its Location; the token is in the e-mail only.
+     */
+    post: operations['createInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch an open invitation
+     * @description 404 once it was accepted or revoked, or for an unknown id.
+     */
+    get: operations['getInvitation'];
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an invitation
+     * @description Its link stops working at once (the invitation page says it is no longer valid). Answers 204; 404 once it was accepted or revoked.
+     */
+    delete: operations['deleteInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations/{id}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an invitation again
+     * @description A new e-mail with a new link, which works for 7 days from now; the earlier link stops working. An expired invitation can be sent again. 409 AlreadyMember when the address has become a member meanwhile; 404 once it was accepted or revoked.
+     */
+    post: operations['resendInvitation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3118,7 +3210,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
+      /** @description Default Response */
       409: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
@@ -4037,6 +4129,910 @@ export interface operations {
       };
     };
   };
+  showInvitationPage: {
+    parameters: {
+      query?: {
+        /** @description The token of the invitation e-mail’s link. */
+        token?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @description The token of the invitation e-mail’s link (a hidden field). */
+          token?: string;
+          /** @description The invitee’s name. */
+          name?: string;
+          /** @description The username the invitee chooses. */
+          username?: string;
+          /** @description The password the invitee chooses (the password policy applies). */
+          password?: string;
+          /** @description The same password again. */
+          password_repeat?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The sign-in page (HTML) or a page telling what went wrong */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query?: {
+        /** @description Items to skip (default 0). */
+        skip?: number;
+        /** @description Page size, 1..1000 (default 20). */
+        take?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** Format: uuid */
+              Id: string;
+              Email: string;
+              Name: string | null;
+              Roles: {
+                Id: string;
+                Description: string;
+              }[];
+              /** @description The username of the member who invited (null when an app’s token did). */
+              InvitedBy: string | null;
+              /** Format: date-time */
+              CreatedDate: string;
+              /**
+               * Format: date-time
+               * @description When the e-mail was last sent (created or sent again).
+               */
+              SentDate: string;
+              /**
+               * Format: date-time
+               * @description The link works until then (7 days after it was sent).
+               */
+              ExpirationDate: string;
+              IsExpired: boolean;
+            }[];
+            /** @description Size of the filtered collection before paging. */
+            TotalCount: number;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: email
+           * @description Where the invitation is sent. Kept lowercase. 409 AlreadyMember when a member has it (invited at it, or as username); 409 DuplicateInvitation while an invitation to it has not expired.
+           */
+          Email: string;
+          /** @description The invitee’s name as the inviter knows it; the invitee confirms or changes it when accepting. */
+          Name?: string | null;
+          /** @description Role ids from GET /management/security/roles (400 UnknownRole). */
+          Roles: {
+            Id: string;
+            /** @description Ignored on input (read-only). */
+            readonly Description?: string;
+            /** @description Ignored on input (read-only). */
+            Permissions?: string[];
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          /** @description The path of what was created. */
+          Location: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            Id: string;
+            Email: string;
+            Name: string | null;
+            Roles: {
+              Id: string;
+              Description: string;
+            }[];
+            /** @description The username of the member who invited (null when an app’s token did). */
+            InvitedBy: string | null;
+            /** Format: date-time */
+            CreatedDate: string;
+            /**
+             * Format: date-time
+             * @description When the e-mail was last sent (created or sent again).
+             */
+            SentDate: string;
+            /**
+             * Format: date-time
+             * @description The link works until then (7 days after it was sent).
+             */
+            ExpirationDate: string;
+            IsExpired: boolean;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            Id: string;
+            Email: string;
+            Name: string | null;
+            Roles: {
+              Id: string;
+              Description: string;
+            }[];
+            /** @description The username of the member who invited (null when an app’s token did). */
+            InvitedBy: string | null;
+            /** Format: date-time */
+            CreatedDate: string;
+            /**
+             * Format: date-time
+             * @description When the e-mail was last sent (created or sent again).
+             */
+            SentDate: string;
+            /**
+             * Format: date-time
+             * @description The link works until then (7 days after it was sent).
+             */
+            ExpirationDate: string;
+            IsExpired: boolean;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  resendInvitation: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            Id: string;
+            Email: string;
+            Name: string | null;
+            Roles: {
+              Id: string;
+              Description: string;
+            }[];
+            /** @description The username of the member who invited (null when an app’s token did). */
+            InvitedBy: string | null;
+            /** Format: date-time */
+            CreatedDate: string;
+            /**
+             * Format: date-time
+             * @description When the e-mail was last sent (created or sent again).
+             */
+            SentDate: string;
+            /**
+             * Format: date-time
+             * @description The link works until then (7 days after it was sent).
+             */
+            ExpirationDate: string;
+            IsExpired: boolean;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listMembers: {
     parameters: {
       query?: {
@@ -4066,6 +5062,8 @@ export interface operations {
               Id: string;
               Username: string;
               Name: string;
+              /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
+              Email: string | null;
               Roles: {
                 Id: string;
                 Description: string;
@@ -4196,6 +5194,8 @@ export interface operations {
             Id: string;
             Username: string;
             Name: string;
+            /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
+            Email: string | null;
             Roles: {
               Id: string;
               Description: string;
@@ -4342,6 +5342,8 @@ export interface operations {
             Id: string;
             Username: string;
             Name: string;
+            /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
+            Email: string | null;
             Roles: {
               Id: string;
               Description: string;
@@ -4453,6 +5455,8 @@ export interface operations {
           Name: string;
           /** @description A new password (same rules as on create); left out, the password stays. */
           Password?: string;
+          /** @description Ignored on input (read-only): the address the member was invited at. */
+          Email?: string | null;
           Roles: {
             Id: string;
             /** @description Ignored on input (read-only). */
@@ -4480,6 +5484,8 @@ export interface operations {
             Id: string;
             Username: string;
             Name: string;
+            /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
+            Email: string | null;
             Roles: {
               Id: string;
               Description: string;
