@@ -23,6 +23,8 @@ export interface ImportServiceOptions {
   maxBytes: number;
   /** Longest record (a JSONL line, a CSV row): a longer one fails alone, unread. */
   maxRecordBytes: number;
+  /** Awaited before each chunk of an import commits (ImportRunOptions). */
+  beforeChunk?: () => Promise<void>;
 }
 
 export class ImportService {
