@@ -18,6 +18,8 @@ export function useFollowedJob<Job extends { Id: number }>(
 ) {
   const [job, setJob] = useState<Job>();
   const [error, setError] = useState<unknown>();
+  // A failed poll is shown and the job asked again at the next tick.
+  const [failures, setFailures] = useState(0);
   const ended = useRef(onEnd);
   ended.current = onEnd;
   useEffect(() => {
@@ -31,15 +33,18 @@ export function useFollowedJob<Job extends { Id: number }>(
           setJob(next);
           if (!running(next)) ended.current(next);
         },
-        // A failed poll is shown; the next render of the same job does not ask again.
-        (failure: unknown) => current && setError(failure),
+        (failure: unknown) => {
+          if (!current) return;
+          setError(failure);
+          setFailures((n) => n + 1);
+        },
       );
     }, POLL_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [job]);
+  }, [job, failures]);
   return { job, setJob, error, setError };
 }
 
