@@ -4,13 +4,12 @@
 // trending items in one, and the titles of those items in one catalog search by their ids (the
 // analytics module keeps no catalog data; the console asks the catalog, with the member's own
 // catalog permission).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { call, client } from '../api.ts';
 import { BarChart, LineChart } from '../charts.tsx';
-import { ErrorMessage, PageTitle, Section, useLoad } from '../components.tsx';
+import { ErrorMessage, PageTitle, Section, useFocusAfter, useLoad } from '../components.tsx';
 import { useAccess, type Access } from '../session.tsx';
 import { PageLink } from './PageLink.tsx';
-import { ScrollBox } from './ScrollBox.tsx';
 import './dashboard.css';
 
 const DAYS = 30;
@@ -182,27 +181,25 @@ function Activity({ data }: { data: Dashboard }) {
         series={data.series}
         title="Shopper activity per day"
       />
-      <ScrollBox label="Activity by type">
-        <table>
-          <caption>Activity by type</caption>
-          <thead>
-            <tr>
-              <th scope="col">Activity</th>
-              <th scope="col">Today</th>
-              <th scope="col">Last {DAYS} days</th>
+      <table className="cards">
+        <caption>Activity by type</caption>
+        <thead>
+          <tr>
+            <th scope="col">Activity</th>
+            <th scope="col">Today</th>
+            <th scope="col">Last {DAYS} days</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.rows.map((row) => (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              <td data-label="Today">{row.today}</td>
+              <td data-label={`Last ${DAYS} days`}>{row.total}</td>
             </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                <td>{row.today}</td>
-                <td>{row.total}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }
@@ -236,34 +233,32 @@ function Trending({ data }: { data: Dashboard }) {
         share 5, an add to cart 4 and an add to wishlist 2, and each action counts half as much for
         every day since it happened. The higher the score, the more recent interest.
       </p>
-      <ScrollBox label="Trending items">
-        <table aria-describedby="trend-score">
-          <caption>Trending on {shortDay(day, true)}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Trend score</th>
-              <th scope="col">Actions</th>
+      <table className="cards" aria-describedby="trend-score">
+        <caption>Trending on {shortDay(day, true)}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Trend score</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id}>
+              <th scope="row">
+                {linked && item.inCatalog ? (
+                  <PageLink to={`items/${item.id}`}>{item.title}</PageLink>
+                ) : (
+                  item.title
+                )}
+                {!item.inCatalog && <span className="muted"> (no longer in the catalog)</span>}
+              </th>
+              <td data-label="Trend score">{item.score.toFixed(1)}</td>
+              <td data-label="Actions">{item.actions}</td>
             </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.id}>
-                <th scope="row">
-                  {linked && item.inCatalog ? (
-                    <PageLink to={`items/${item.id}`}>{item.title}</PageLink>
-                  ) : (
-                    item.title
-                  )}
-                  {!item.inCatalog && <span className="muted"> (no longer in the catalog)</span>}
-                </th>
-                <td>{item.score.toFixed(1)}</td>
-                <td>{item.actions}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollBox>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }
@@ -271,17 +266,10 @@ function Trending({ data }: { data: Dashboard }) {
 export function DashboardPage() {
   const access = useAccess();
   const { data, error, loading, reload } = useLoad(() => loadDashboard(access), [access]);
-  const [refreshing, setRefreshing] = useState(false);
-  const updated = useRef<HTMLParagraphElement>(null);
+  const [updatedRef, focusUpdated] = useFocusAfter<HTMLParagraphElement>();
   const [updatedAt, setUpdatedAt] = useState<Date>();
-
   useEffect(() => {
-    if (loading) return;
-    setUpdatedAt(new Date());
-    if (refreshing) {
-      setRefreshing(false);
-      updated.current?.focus();
-    }
+    if (!loading) setUpdatedAt(new Date());
   }, [loading]);
 
   return (
@@ -291,14 +279,15 @@ export function DashboardPage() {
         <button
           type="button"
           onClick={() => {
-            setRefreshing(true);
             reload();
+            // The button is disabled while the page reloads: the focus goes to the status.
+            focusUpdated();
           }}
           disabled={loading}
         >
           Refresh
         </button>
-        <p ref={updated} tabIndex={-1} role="status" className="muted">
+        <p ref={updatedRef} tabIndex={-1} role="status" className="muted">
           {loading
             ? 'Loading…'
             : updatedAt &&

@@ -17,7 +17,7 @@ import {
   PAGE_SHOWS,
   VIEWPORT_NAMES,
   type ConsoleSession,
-} from './console-session.ts';
+} from './console-session-fixtures.ts';
 import { createMember, GOOD_PASSWORD } from '../members/members-fixtures.ts';
 
 let api: TestApi;
@@ -30,8 +30,6 @@ beforeAll(async () => {
   ({ api, port } = await startListeningApi({ DATA_DIR: dataDir }));
   browser = await launchBrowser();
 });
-// Sessions are not closed one by one: the bundled Chromium (@sparticuz/chromium, single
-// process) ends when a context closes. Closing the browser ends them all.
 afterAll(async () => {
   await browser?.close();
   await api?.close();
@@ -81,6 +79,7 @@ describe.each(VIEWPORT_NAMES)('the dashboard (%s)', { timeout: 90_000 }, (viewpo
     await createMember(api, tenant, 'olivia', ['owner']);
     session = await openConsole(browser, `http://${tenant.host}:${port}`, viewport);
   });
+  afterAll(() => session?.close());
   afterEach(async (test) => {
     if (test.task.result?.state === 'fail')
       await screenshotOnFailure(session?.page, `dashboard ${viewport} ${test.task.name}`);

@@ -10,12 +10,12 @@ import {
   Section,
   Select,
   useAction,
+  useFocusAfter,
   useLoad,
 } from '../../components.tsx';
 import { useAccess } from '../../session.tsx';
 import type { paths } from '@omnichannel/management-client';
-import { count, plural, useFocusAfterRender, useFollowedJob, when } from './bulk-jobs.ts';
-import { ScrollBox } from '../ScrollBox.tsx';
+import { count, plural, useFollowedJob, when } from './bulk-jobs.ts';
 import './bulk.css';
 
 type ExportJob =
@@ -59,7 +59,7 @@ export default function ExportPage() {
   const [format, setFormat] = useState<Format>('jsonl');
   const [passive, setPassive] = useState(true);
   const [skip, setSkip] = useState(0);
-  const status = useFocusAfterRender<HTMLParagraphElement>();
+  const [statusRef, focusStatus] = useFocusAfter<HTMLParagraphElement>();
   const past = useLoad(
     () => call(client.GET('/private/catalog/exports', { params: { query: { skip, take: PAGE } } })),
     [skip],
@@ -69,7 +69,7 @@ export default function ExportPage() {
     running,
     () => {
       past.reload();
-      status.focus();
+      focusStatus();
     },
   );
   const job = followed.job;
@@ -84,7 +84,7 @@ export default function ExportPage() {
       );
       followed.setJob(started);
       past.reload();
-      status.focus();
+      focusStatus();
     });
   };
 
@@ -130,7 +130,7 @@ export default function ExportPage() {
       {job && (
         <Section title={`Export ${job.Id}`}>
           <p
-            ref={status.ref}
+            ref={statusRef}
             tabIndex={-1}
             role="status"
             className={`job-state ${job.State.toLowerCase()}`}
@@ -166,16 +166,15 @@ export default function ExportPage() {
               skip={skip}
               take={PAGE}
               onPage={setSkip}
-              wrap={(table) => <ScrollBox label="Exports">{table}</ScrollBox>}
             >
               {past.data.Results.map((row) => (
                 <tr key={row.Id}>
-                  <td>
+                  <td data-label="Export">
                     Export {row.Id}, {FORMAT_NAME[row.Format]}
                     <br />
                     <span className="muted">{when(row.CreatedDate)}</span>
                   </td>
-                  <td>
+                  <td data-label="Result">
                     {RESULT[row.State]}
                     {row.State === 'Succeeded' && (
                       <>
@@ -184,7 +183,7 @@ export default function ExportPage() {
                       </>
                     )}
                   </td>
-                  <td>
+                  <td data-label="File">
                     {row.AssetUrl ? (
                       <a href={row.AssetUrl} download={fileName(row)}>
                         {fileName(row)}

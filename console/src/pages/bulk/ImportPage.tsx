@@ -12,20 +12,13 @@ import {
   Section,
   Select,
   useAction,
+  useFocusAfter,
   useLoad,
 } from '../../components.tsx';
 import { fieldSentence, labelOf } from '../../error-messages.ts';
 import { useAccess } from '../../session.tsx';
 import type { paths } from '@omnichannel/management-client';
-import {
-  count,
-  countRecords,
-  plural,
-  useFocusAfterRender,
-  useFollowedJob,
-  when,
-} from './bulk-jobs.ts';
-import { ScrollBox } from '../ScrollBox.tsx';
+import { count, countRecords, plural, useFollowedJob, when } from './bulk-jobs.ts';
 import './bulk.css';
 
 type ImportJob =
@@ -179,30 +172,28 @@ function JobStatus(props: {
         </p>
       )}
       {failures && failures.length > 0 && (
-        <ScrollBox label="Rows with problems">
-          <table>
-            <caption>
-              Rows with problems
-              {job.RowsFailed > failures.length ? ` (the first ${failures.length})` : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Field</th>
-                <th scope="col">Problem</th>
+        <table className="cards">
+          <caption>
+            Rows with problems
+            {job.RowsFailed > failures.length ? ` (the first ${failures.length})` : ''}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Field</th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
+          <tbody>
+            {failures.map((row, i) => (
+              <tr key={i}>
+                <td data-label="Line">{row.line}</td>
+                <td data-label="Field">{row.field}</td>
+                <td data-label="Problem">{row.problem}</td>
               </tr>
-            </thead>
-            <tbody>
-              {failures.map((row, i) => (
-                <tr key={i}>
-                  <td>{row.line}</td>
-                  <td>{row.field}</td>
-                  <td>{row.problem}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollBox>
+            ))}
+          </tbody>
+        </table>
       )}
     </>
   );
@@ -220,7 +211,7 @@ export default function ImportPage() {
   /** Adds to what is known of job `id` (what was known of another job is dropped). */
   const learn = (id: number, more: Extra) =>
     setExtra((previous) => ({ ...(previous?.id === id ? previous : {}), ...more, id }));
-  const status = useFocusAfterRender<HTMLParagraphElement>();
+  const [statusRef, focusStatus] = useFocusAfter<HTMLParagraphElement>();
   const past = useLoad(
     () => call(client.GET('/private/catalog/imports', { params: { query: { skip, take: PAGE } } })),
     [skip],
@@ -230,7 +221,7 @@ export default function ImportPage() {
     call(client.GET('/private/catalog/imports/{id}', { params: { path: { id } } }));
   const ended = (job: ImportJob) => {
     past.reload();
-    status.focus();
+    focusStatus();
     if (job.RowsFailed > 0)
       failedRows(job.Id).then(
         (failures) => learn(job.Id, { failures }),
@@ -260,7 +251,7 @@ export default function ImportPage() {
       );
       followed.setJob(started);
       past.reload();
-      status.focus();
+      focusStatus();
       countRecords(file, format).then(
         (total) => learn(started.Id, { total }),
         () => undefined,
@@ -276,14 +267,14 @@ export default function ImportPage() {
       );
       followed.setJob(cancelled);
       past.reload();
-      status.focus();
+      focusStatus();
     });
 
   const show = (id: number) =>
     void action.run(async () => {
       const chosen = await fetchJob(id);
       followed.setJob(chosen);
-      status.focus();
+      focusStatus();
       if (!running(chosen) && chosen.RowsFailed > 0)
         learn(chosen.Id, { failures: await failedRows(chosen.Id) });
     });
@@ -364,7 +355,7 @@ export default function ImportPage() {
         <Section title={`Import ${job.Id}`}>
           <JobStatus
             shown={{ ...(extra?.id === job.Id ? extra : {}), job }}
-            statusRef={status.ref}
+            statusRef={statusRef}
             busy={action.busy}
             {...(editable ? { onCancel: cancel } : {})}
           />
@@ -384,11 +375,10 @@ export default function ImportPage() {
               skip={skip}
               take={PAGE}
               onPage={setSkip}
-              wrap={(table) => <ScrollBox label="Imports">{table}</ScrollBox>}
             >
               {past.data.Results.map((row) => (
                 <tr key={row.Id}>
-                  <td>
+                  <td data-label="Import">
                     <button
                       type="button"
                       className="link"
@@ -400,8 +390,8 @@ export default function ImportPage() {
                     <br />
                     <span className="muted">{when(row.CreatedDate)}</span>
                   </td>
-                  <td>{RESULT[row.State]}</td>
-                  <td>
+                  <td data-label="Result">{RESULT[row.State]}</td>
+                  <td data-label="Records">
                     {count(row.RowsWritten)} imported
                     {row.RowsFailed > 0 && (
                       <>

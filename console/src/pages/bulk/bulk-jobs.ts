@@ -1,7 +1,7 @@
-// What the import and export pages share: following a job by polling it until it ends, moving
-// the focus to its status after each action, dates and counts in plain words, and counting the
-// records of a chosen file (the API reads files as streams and cannot tell their total ahead).
-import { useCallback, useEffect, useRef, useState } from 'react';
+// What the import and export pages share: following a job by polling it until it ends, dates
+// and counts in plain words, and counting the records of a chosen file (the API reads files as
+// streams and cannot tell their total ahead).
+import { useEffect, useRef, useState } from 'react';
 
 /** How often a running job is asked for its progress. */
 export const POLL_MS = 1000;
@@ -46,17 +46,6 @@ export function useFollowedJob<Job extends { Id: number }>(
     };
   }, [job, failures]);
   return { job, setJob, error, setError };
-}
-
-/** A ref to focus, and a function that focuses it once the next render is on the screen. */
-export function useFocusAfterRender<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [request, setRequest] = useState(0);
-  useEffect(() => {
-    if (request > 0) ref.current?.focus();
-  }, [request]);
-  const focus = useCallback(() => setRequest((n) => n + 1), []);
-  return { ref, focus };
 }
 
 /** "27 Nov 2026, 10:42" in the browser's language. */
