@@ -92,6 +92,8 @@ export interface ServiceOverrides {
   events?: EventsOptions;
   /** Where the console's build is (console/dist by default). */
   consoleDistDir?: string;
+  /** Awaited before each chunk of a catalog import commits (a test holds an import there). */
+  catalogImportBeforeChunk?: () => Promise<void>;
 }
 
 /**
@@ -154,34 +156,40 @@ export function createServices(
     onDeletedElsewhere: (listener) => tokens.onTenantInvalidated(listener),
   });
   const storage = createStorageModule(context);
-  const catalog = createCatalogModule(context, {
-    assets: {
-      store: async (tenantId, baseUrl, file, body, maxBytes) => {
-        const asset = await storage.services.assets.createFromStream(
-          tenantId,
-          baseUrl,
-          file,
-          body,
-          maxBytes,
-        );
-        return { id: asset.Id, size: asset.Size, url: asset.AssetUrl };
+  const catalog = createCatalogModule(
+    context,
+    {
+      assets: {
+        store: async (tenantId, baseUrl, file, body, maxBytes) => {
+          const asset = await storage.services.assets.createFromStream(
+            tenantId,
+            baseUrl,
+            file,
+            body,
+            maxBytes,
+          );
+          return { id: asset.Id, size: asset.Size, url: asset.AssetUrl };
+        },
+        open: async (tenantId, assetId) => {
+          const blob = await storage.services.assets.blobOf(tenantId, assetId);
+          if (!blob) return undefined;
+          return {
+            size: blob.size,
+            mimeType: blob.mimeType,
+            read: () => storage.services.store.read(blob.sha256, { start: 0, end: blob.size - 1 }),
+          };
+        },
+        familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),
+        describe: (tenantId, assetIds, baseUrl) =>
+          storage.services.assets.describe(tenantId, assetIds, baseUrl),
+        find: (sql, tenantId, keys) => storage.services.assets.find(sql, tenantId, keys),
+        onForcedDelete: (release) => storage.services.assets.onForcedDelete(release),
       },
-      open: async (tenantId, assetId) => {
-        const blob = await storage.services.assets.blobOf(tenantId, assetId);
-        if (!blob) return undefined;
-        return {
-          size: blob.size,
-          mimeType: blob.mimeType,
-          read: () => storage.services.store.read(blob.sha256, { start: 0, end: blob.size - 1 }),
-        };
-      },
-      familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),
-      describe: (tenantId, assetIds, baseUrl) =>
-        storage.services.assets.describe(tenantId, assetIds, baseUrl),
-      find: (sql, tenantId, keys) => storage.services.assets.find(sql, tenantId, keys),
-      onForcedDelete: (release) => storage.services.assets.onForcedDelete(release),
     },
-  });
+    overrides.catalogImportBeforeChunk
+      ? { importBeforeChunk: overrides.catalogImportBeforeChunk }
+      : {},
+  );
   const integration = createIntegrationModule(
     context,
     { notify: (sql, notification) => notifications.services.outbox.enqueue(sql, notification) },

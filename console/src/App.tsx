@@ -16,6 +16,8 @@ const StoresPage = lazy(() => import('./pages/StoresPage.tsx'));
 const AppsPage = lazy(() => import('./pages/AppsPage.tsx'));
 const EndpointPage = lazy(() => import('./pages/EndpointPage.tsx'));
 const MembersPage = lazy(() => import('./pages/MembersPage.tsx'));
+const ImportPage = lazy(() => import('./pages/bulk/ImportPage.tsx'));
+const ExportPage = lazy(() => import('./pages/bulk/ExportPage.tsx'));
 
 interface PageEntry {
   path: string;
@@ -32,6 +34,8 @@ const PAGES: PageEntry[] = [
   { path: 'tags', label: 'Tags', area: 'catalog', page: CatalogListsPage },
   { path: 'attributes', label: 'Attribute types', area: 'catalog', page: CatalogListsPage },
   { path: 'pricetypes', label: 'Price types', area: 'catalog', page: CatalogListsPage },
+  { path: 'import', label: 'Catalog import', area: 'catalog', page: ImportPage },
+  { path: 'export', label: 'Catalog export', area: 'catalog', page: ExportPage },
   { path: 'stores', label: 'Stores and devices', area: 'company', page: StoresPage },
   { path: 'apps', label: 'Apps', area: 'apps', page: AppsPage },
   { path: 'endpoint', label: 'Integration endpoint', area: 'integration', page: EndpointPage },

@@ -10,6 +10,8 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { counterNamed } from './analytics-counters.ts';
 import { invalidQuery, unknownCounter } from './analytics-errors.ts';
 import {
+  AllSummaryParams,
+  AllSummaryResponse,
   AnalyticsSettings,
   CounterParams,
   IngestBody,
@@ -19,6 +21,8 @@ import {
   SummaryParams,
   SummaryQuery,
   SummaryResponse,
+  TopTrendingQuery,
+  TopTrendingResponse,
   TrendingAccepted,
   TrendingQuery,
   TrendingWeights,
@@ -49,6 +53,7 @@ const QUERY_NAMES = [
   'take',
   'startOADate',
   'endOADate',
+  'days',
 ];
 const CANONICAL = new Map(QUERY_NAMES.map((n) => [n.toLowerCase(), n]));
 
@@ -63,6 +68,13 @@ function canonicalQuery(request: FastifyRequest, _reply: unknown, done: () => vo
     }
   }
   done();
+}
+
+function periodOf(name: string): Period {
+  const period = name.toLowerCase() as Period;
+  if (!PERIODS.has(period))
+    throw invalidQuery('period', 'must be daily, weekly, monthly or yearly');
+  return period;
 }
 
 function counter(name: string) {
@@ -153,18 +165,68 @@ export const analyticsRoutes: FastifyPluginAsync<{
         response: { 200: SummaryResponse },
       },
     },
-    async (request) => {
-      const period = request.params.period.toLowerCase() as Period;
-      if (!PERIODS.has(period))
-        throw invalidQuery('period', 'must be daily, weekly, monthly or yearly');
-      return analytics.summary(
+    async (request) =>
+      analytics.summary(
         request.tenant.id,
         counter(request.params.counter),
-        period,
+        periodOf(request.params.period),
         request.query.startOADate,
         request.query.endOADate,
-      );
+      ),
+  );
+
+  app.get(
+    '/private/analytics/summary/:period',
+    {
+      preValidation: canonicalQuery,
+      schema: {
+        tags,
+        operationId: 'getCounterSummaries',
+        summary: 'Record counts per period of every counter at once',
+        description:
+          'The summary of each counter records are ingested under, in one answer: ' +
+          '[{Counter, Periods}] for the counters with records in the range, in the ' +
+          "counters' order (OmniShare as its four OmniShareFrom… directions; TrendingItem left " +
+          'out). period, startOADate and endOADate as in the summary of one counter (400 ' +
+          'InvalidAnalyticsQuery).',
+        params: AllSummaryParams,
+        querystring: SummaryQuery,
+        response: { 200: AllSummaryResponse },
+      },
     },
+    async (request) =>
+      analytics.summaries(
+        request.tenant.id,
+        periodOf(request.params.period),
+        request.query.startOADate,
+        request.query.endOADate,
+      ),
+  );
+
+  app.get(
+    '/private/analytics/trendingitems',
+    {
+      preValidation: canonicalQuery,
+      schema: {
+        tags,
+        operationId: 'getTopTrendingItems',
+        summary: 'The top trending items of the newest computed day',
+        description:
+          'Looks for the newest day with TrendingItem records among the days days (default 7) ' +
+          'that end with OADate (default today in the tenant time zone) and answers its top ' +
+          'take items (default 10), each with its stores added up, highest score ' +
+          '(TotalTimeImpactValue) first. Date is null and Items empty when no day in the range ' +
+          'was computed.',
+        querystring: TopTrendingQuery,
+        response: { 200: TopTrendingResponse },
+      },
+    },
+    async (request) =>
+      trending.top(request.tenant.id, {
+        days: request.query.days,
+        take: request.query.take,
+        ...(request.query.OADate !== undefined ? { oaDate: request.query.OADate } : {}),
+      }),
   );
 
   app.get(

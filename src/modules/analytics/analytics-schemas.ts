@@ -90,3 +90,58 @@ export const TrendingQuery = Type.Object(
   { additionalProperties: false },
 );
 export const TrendingAccepted = Type.Object({ Date: Type.String() });
+
+export const AllSummaryParams = Type.Object({
+  period: Type.String({ maxLength: 16, description: 'daily, weekly, monthly or yearly' }),
+});
+
+const SummaryPeriod = SummaryResponse.items;
+
+export const AllSummaryResponse = Type.Array(
+  Type.Object({
+    Counter: Type.String({
+      description: 'An ingested counter (OmniShare as its four directions).',
+    }),
+    Periods: Type.Array(SummaryPeriod, { description: 'Only periods with records, in order.' }),
+  }),
+  { title: 'CounterSummaries' },
+);
+
+export const TopTrendingQuery = Type.Object(
+  {
+    OADate: Type.Optional(
+      OADate('The newest day to look at (default: today in the tenant time zone).'),
+    ),
+    days: Type.Integer({
+      minimum: 1,
+      maximum: 366,
+      default: 7,
+      description: 'How many days, ending with OADate, to look back for a computed day.',
+    }),
+    take: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  },
+  { additionalProperties: false },
+);
+
+export const TopTrendingResponse = Type.Object(
+  {
+    Date: Type.Union([Type.String(), Type.Null()], {
+      description: 'The day (YYYY-MM-DD, tenant time zone) the items are of; null when none.',
+    }),
+    OADate: Type.Union([Type.Integer(), Type.Null()]),
+    Items: Type.Array(
+      Type.Object({
+        ItemId: Type.Integer(),
+        ItemTitle: Type.Union([Type.String(), Type.Null()], {
+          description: 'The title the latest action recorded (not read from the catalog).',
+        }),
+        TotalTimeImpactValue: Type.Number({
+          description: 'The score: weighted actions, halved per day of age, over the stores.',
+        }),
+        TotalActionTypeImpactValue: Type.Number({ description: 'Weighted actions, undecayed.' }),
+        TotalActionCount: Type.Integer({ description: 'Actions of the seven days.' }),
+      }),
+    ),
+  },
+  { title: 'TopTrendingItems' },
+);

@@ -4,7 +4,13 @@
 import { BinaryCopyWriter } from '../../db/binary-copy.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Principal } from '../../domain/principal.ts';
-import { storedCodes, counterOf, OMNI_SHARE, type CounterSpec } from './analytics-counters.ts';
+import {
+  COUNTERS,
+  counterOf,
+  OMNI_SHARE,
+  storedCodes,
+  type CounterSpec,
+} from './analytics-counters.ts';
 import { invalidQuery, invalidRecords, invalidTimeZone } from './analytics-errors.ts';
 import { prepareBatch, recordView, type DeviceStampValue } from './analytics-records.ts';
 import { ContinuationTokens, type PageKey } from './continuation-tokens.ts';
@@ -38,6 +44,12 @@ export interface SummaryRow {
   WeekOfYear?: number;
   Day?: number;
   TotalCount: number;
+}
+
+/** One counter's counts per period (the summary of every counter). */
+export interface CounterSummary {
+  Counter: string;
+  Periods: SummaryRow[];
 }
 
 const COPY_TARGET =
@@ -244,6 +256,48 @@ export class AnalyticsService {
     startOADate: number,
     endOADate: number,
   ): Promise<SummaryRow[]> {
+    const rows = await this.periodCounts(
+      tenantId,
+      storedCodes(counter),
+      period,
+      startOADate,
+      endOADate,
+      false,
+    );
+    return rows.map((row) => row.period);
+  }
+
+  /**
+   * The counts per period of every ingested counter with records between two OLE Automation days
+   * (inclusive), in one query: `[{Counter, Periods}]` in the counters' order.
+   */
+  async summaries(
+    tenantId: number,
+    period: Period,
+    startOADate: number,
+    endOADate: number,
+  ): Promise<CounterSummary[]> {
+    const codes = COUNTERS.filter((c) => c.ingested).map((c) => c.code);
+    const rows = await this.periodCounts(tenantId, codes, period, startOADate, endOADate, true);
+    const byCode = new Map<number, SummaryRow[]>();
+    for (const row of rows) {
+      const periods = byCode.get(row.counter) ?? [];
+      periods.push(row.period);
+      byCode.set(row.counter, periods);
+    }
+    return codes
+      .filter((code) => byCode.has(code))
+      .map((code) => ({ Counter: counterOf(code).name, Periods: byCode.get(code)! }));
+  }
+
+  private async periodCounts(
+    tenantId: number,
+    codes: number[],
+    period: Period,
+    startOADate: number,
+    endOADate: number,
+    perCounter: boolean,
+  ): Promise<{ counter: number; period: SummaryRow }[]> {
     if (endOADate < startOADate) throw invalidQuery('endOADate', 'must not be before startOADate');
     if (endOADate - startOADate + 1 > MAX_SUMMARY_DAYS)
       throw invalidQuery('endOADate', 'the range may span at most ten years (3653 days)');
@@ -260,22 +314,25 @@ export class AnalyticsService {
       weekly: ['Year', 'WeekOfYear'],
       daily: ['Year', 'Month', 'Day'],
     }[period];
-    const columns = parts.map((p, i) => `${p}::int as "${names[i]}"`).join(', ');
-    const groups = parts.map((_, i) => String(i + 1)).join(', ');
+    const columns = [
+      ...(perCounter ? ['counter::int as counter'] : []),
+      ...parts.map((p, i) => `${p}::int as "${names[i]}"`),
+    ];
+    const groups = columns.map((_, i) => String(i + 1)).join(', ');
     const rows = await this.database.query<Record<string, number | string>>(
-      `select ${columns}, count(*)::int8 as "TotalCount"
-         from (select created_at at time zone $4 as local from analytics_logs
+      `select ${columns.join(', ')}, count(*)::int8 as "TotalCount"
+         from (select counter, created_at at time zone $4 as local from analytics_logs
                 where tenant_id = $1 and counter = any($2::int2[])
                   and created_at >= ${dayStart('$3', '$4')}
                   and created_at < ${dayStart('$5', '$4')}) logs
         group by ${groups} order by ${groups}`,
-      [tenantId, storedCodes(counter), startOADate, zone, endOADate + 1],
+      [tenantId, codes, startOADate, zone, endOADate + 1],
     );
     return rows.map((row) => {
       const out: Record<string, number> = {};
       for (const name of names) out[name] = Number(row[name]);
       out.TotalCount = Number(row.TotalCount);
-      return out as unknown as SummaryRow;
+      return { counter: Number(row.counter ?? 0), period: out as unknown as SummaryRow };
     });
   }
 }

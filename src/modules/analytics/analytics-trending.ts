@@ -17,6 +17,22 @@ export interface TrendingWeight {
   ImpactValue: number;
 }
 
+/** One item of a day's trending list, its stores added up. */
+export interface TopTrendingItem {
+  ItemId: number;
+  ItemTitle: string | null;
+  TotalTimeImpactValue: number;
+  TotalActionTypeImpactValue: number;
+  TotalActionCount: number;
+}
+
+/** The newest day with trending items (within the days looked at) and its top items. */
+export interface TopTrending {
+  Date: string | null;
+  OADate: number | null;
+  Items: TopTrendingItem[];
+}
+
 /** Days of actions that one day's trending looks back over (D and the six before it). */
 export const TRENDING_WINDOW_DAYS = 7;
 /** An action's weight halves with each day of age. */
@@ -147,6 +163,66 @@ export class TrendingService {
       );
       return Number(rows[0]!.n);
     });
+  }
+
+  /**
+   * The top `take` items of the newest day that has TrendingItem records, among the `days` days
+   * that end with `oaDate` (today in the tenant's time zone when absent); each item's stores
+   * added up, highest TotalTimeImpactValue first (ties by item id).
+   */
+  async top(
+    tenantId: number,
+    query: { oaDate?: number; days: number; take: number },
+  ): Promise<TopTrending> {
+    // The newest record's instant in the range (one backward index step), then that day's records.
+    const rows = await this.database.query<{
+      day: string;
+      item_id: number;
+      item_title: string | null;
+      time_impact: number | string;
+      action_impact: number | string;
+      actions: number | string;
+    }>(
+      `with zone as (select coalesce((select time_zone from analytics_settings where tenant_id = $1),
+                                     'UTC') as name),
+            last_day as (select coalesce(date '1899-12-30' + $2::int,
+                                         (now() at time zone (select name from zone))::date) as d),
+            newest as (
+              select max(created_at) as at from analytics_logs
+               where tenant_id = $1 and counter = ${TRENDING_ITEM}
+                 and created_at >= (((select d from last_day) - ($3::int - 1))::timestamp
+                                     at time zone (select name from zone))
+                 and created_at < (((select d from last_day) + 1)::timestamp
+                                     at time zone (select name from zone)))
+       select to_char((newest.at at time zone (select name from zone))::date, 'YYYY-MM-DD') as day,
+              l.item_id,
+              (array_agg(l.record::jsonb->>'ItemTitle' order by l.store_id nulls first)
+                 filter (where l.record::jsonb->>'ItemTitle' is not null))[1] as item_title,
+              sum((l.record::jsonb->>'TotalTimeImpactValue')::float8) as time_impact,
+              sum((l.record::jsonb->>'TotalActionTypeImpactValue')::float8) as action_impact,
+              sum((l.record::jsonb->>'TotalActionCount')::int8) as actions
+         from newest join analytics_logs l
+           on l.tenant_id = $1 and l.counter = ${TRENDING_ITEM} and l.created_at = newest.at
+        where l.item_id is not null
+        group by newest.at, l.item_id
+        order by time_impact desc, l.item_id
+        limit $4`,
+      [tenantId, query.oaDate ?? null, query.days, query.take],
+    );
+    const day = rows[0]?.day;
+    if (day === undefined) return { Date: null, OADate: null, Items: [] };
+    const round = (value: number | string) => Math.round(Number(value) * 1e6) / 1e6;
+    return {
+      Date: day,
+      OADate: Date.parse(`${day}T00:00:00Z`) / 86_400_000 + 25_569,
+      Items: rows.map((row) => ({
+        ItemId: Number(row.item_id),
+        ItemTitle: row.item_title,
+        TotalTimeImpactValue: round(row.time_impact),
+        TotalActionTypeImpactValue: round(row.action_impact),
+        TotalActionCount: Number(row.actions),
+      })),
+    };
   }
 
   /** Runs `date` for every tenant; answers the records written per tenant id. */

@@ -54,9 +54,16 @@ export interface CatalogNeeds {
   assets: CatalogAssets;
 }
 
+/** Replaceable parts (tests stand in their own). */
+export interface CatalogOptions {
+  /** Awaited before each chunk of an import commits: a test holds an import there. */
+  importBeforeChunk?: () => Promise<void>;
+}
+
 export function createCatalogModule(
   context: ModuleContext,
   needs: CatalogNeeds,
+  options: CatalogOptions = {},
 ): AppModule<CatalogServices> {
   const db = context.database;
   const leaseSeconds = context.config.catalogJobLeaseSeconds;
@@ -64,6 +71,7 @@ export function createCatalogModule(
     leaseSeconds,
     maxBytes: context.config.importMaxBytes,
     maxRecordBytes: context.config.importMaxRecordBytes,
+    ...(options.importBeforeChunk ? { beforeChunk: options.importBeforeChunk } : {}),
   });
   const exports = new ExportService(db, needs.assets, context.jobs, leaseSeconds);
   let sweeper: NodeJS.Timeout | undefined;

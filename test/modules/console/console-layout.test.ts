@@ -85,18 +85,31 @@ async function seed() {
     { Counter: 'ItemView', ItemId: 1, ItemTitle: 'Road runner' },
     { Counter: 'ItemView', ItemId: 1, ItemTitle: 'Road runner' },
     { Counter: 'ItemView', ItemId: 2, ItemTitle: 'Walking boot' },
+    // The dashboard draws the shares' bar chart only when there are shares.
+    {
+      Counter: 'OmniShareFromInStoreDeviceToCustomerDevice',
+      OmniTicket: '00000000-0000-4000-8000-000000000001',
+    },
   ]);
 }
 
 /** Each page of the menu, and what shows that its data is there. */
 const MENU: { label: string; ready: (page: Page) => Locator }[] = [
-  { label: 'Dashboard', ready: (page) => page.getByRole('table', { name: 'Events by counter' }) },
+  { label: 'Dashboard', ready: (page) => page.getByRole('table', { name: 'Activity by type' }) },
   { label: 'Items', ready: (page) => page.getByRole('link', { name: 'Road runner' }) },
   { label: 'Categories', ready: (page) => page.locator('[data-category="Running shoes"]') },
   { label: 'Brands', ready: (page) => page.getByRole('cell', { name: 'Acme Shoes' }) },
   { label: 'Tags', ready: (page) => page.getByRole('cell', { name: 'summer', exact: true }) },
   { label: 'Attribute types', ready: (page) => page.getByRole('cell', { name: 'Colour' }) },
   { label: 'Price types', ready: (page) => page.getByRole('cell', { name: 'EUR' }) },
+  {
+    label: 'Catalog import',
+    ready: (page) => page.getByText('No file has been imported yet.'),
+  },
+  {
+    label: 'Catalog export',
+    ready: (page) => page.getByText('The catalog has not been exported yet.'),
+  },
   {
     label: 'Stores and devices',
     ready: (page) => page.getByRole('img', { name: /^Amsterdam Centraal: 1 device/ }),
@@ -276,10 +289,10 @@ describe.each(VIEWPORT_NAMES)('the console at %s size', { timeout: 60_000 }, (vi
   it('draws the charts at the width they are shown at, with their text alternative', async () => {
     await session.openPage('Dashboard');
     const chart = page.getByRole('img', {
-      name: /^Events per day by counter: ItemView 3, /,
+      name: /^Shopper activity per day: Item views 3, /,
     });
     await chart.waitFor();
-    const bars = page.getByRole('img', { name: /^Omni shares by direction: / });
+    const bars = page.getByRole('img', { name: /^Items shared between devices, by direction: / });
     await bars.waitFor();
     for (const svg of [chart, bars]) {
       const { viewBoxWidth, shownWidth } = await svg.evaluate(

@@ -1049,7 +1049,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The tenant's imports, newest first
+     * @description Every import of the tenant with its state and counts, newest first, one page at a time (skip default 0, take 1 to 1000, default 20); TotalCount counts them all.
+     */
+    get: operations['listImports'];
     put?: never;
     /**
      * Start a catalog import (JSONL or CSV)
@@ -1129,7 +1133,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * The tenant's exports, newest first
+     * @description Every export of the tenant, newest first, one page at a time (skip default 0, take 1 to 1000, default 20); TotalCount counts them all.
+     */
+    get: operations['listExports'];
     put?: never;
     /**
      * Start a catalog export (JSONL or CSV)
@@ -2046,6 +2054,46 @@ export interface paths {
      * @description period is daily, weekly, monthly or yearly; startOADate and endOADate are included, at most ten years apart (400 InvalidAnalyticsQuery). Only periods with records, in order. 404 UnknownCounter.
      */
     get: operations['getCounterSummary'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/analytics/summary/{period}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Record counts per period of every counter at once
+     * @description The summary of each counter records are ingested under, in one answer: [{Counter, Periods}] for the counters with records in the range, in the counters' order (OmniShare as its four OmniShareFrom… directions; TrendingItem left out). period, startOADate and endOADate as in the summary of one counter (400 InvalidAnalyticsQuery).
+     */
+    get: operations['getCounterSummaries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/analytics/trendingitems': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The top trending items of the newest computed day
+     * @description Looks for the newest day with TrendingItem records among the days days (default 7) that end with OADate (default today in the tenant time zone) and answers its top take items (default 10), each with its stores added up, highest score (TotalTimeImpactValue) first. Date is null and Items empty when no day in the range was computed.
+     */
+    get: operations['getTopTrendingItems'];
     put?: never;
     post?: never;
     delete?: never;
@@ -14079,6 +14127,133 @@ export interface operations {
       };
     };
   };
+  listImports: {
+    parameters: {
+      query?: {
+        /** @description Items to skip (default 0). */
+        skip?: number;
+        /** @description Page size, 1..1000 (default 20). */
+        take?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              Id: number;
+              State: 'Queued' | 'Running' | 'Succeeded' | 'Failed' | 'Cancelled';
+              /** @description RejectAll first validates every record (Validating), then writes. */
+              Phase: 'Validating' | 'Writing';
+              /** @description jsonl (one JSON record a line) or csv (a header row, then one row an item). */
+              Format: 'jsonl' | 'csv';
+              ErrorPolicy: 'RejectAll' | 'SkipFailedRows';
+              CreateMissing: boolean;
+              /** @description The asset holding the file. */
+              SourceAssetId: number;
+              /** @description Records read and settled (written or failed). */
+              RowsRead: number;
+              RowsWritten: number;
+              RowsFailed: number;
+              /** @description Share of the file's bytes read, 0..100. */
+              Percentage: number;
+              /** @description Records read per second since the job started. */
+              RowsPerSecond: number;
+              /** @description Why a Failed import failed. */
+              Error: string | null;
+              /** @description Per-row results, JSONL. */
+              ResultsUrl: string;
+              CreatedDate: string;
+              StartedDate: string | null;
+              FinishedDate: string | null;
+            }[];
+            /** @description Size of the filtered collection before paging. */
+            TotalCount: number;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   startImport: {
     parameters: {
       query?: {
@@ -14635,6 +14810,120 @@ export interface operations {
       };
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listExports: {
+    parameters: {
+      query?: {
+        /** @description Items to skip (default 0). */
+        skip?: number;
+        /** @description Page size, 1..1000 (default 20). */
+        take?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              Id: number;
+              State: 'Queued' | 'Running' | 'Succeeded' | 'Failed';
+              /** @description jsonl (default) or csv; the layout the import reads (docs/api.md). */
+              Format: 'jsonl' | 'csv';
+              ItemsWritten: number;
+              /** @description The file, once Succeeded (an asset of the tenant); null when a JSONL export has nothing to write. */
+              AssetId: number | null;
+              AssetUrl: string | null;
+              Error: string | null;
+              CreatedDate: string;
+              StartedDate: string | null;
+              FinishedDate: string | null;
+            }[];
+            /** @description Size of the filtered collection before paging. */
+            TotalCount: number;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -26056,6 +26345,239 @@ export interface operations {
       };
       /** @description A path parameter longer than the router takes (100 characters) */
       414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCounterSummaries: {
+    parameters: {
+      query: {
+        /** @description First day (inclusive). */
+        startOADate: number;
+        /** @description Last day (inclusive). */
+        endOADate: number;
+      };
+      header?: never;
+      path: {
+        /** @description daily, weekly, monthly or yearly */
+        period: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description An ingested counter (OmniShare as its four directions). */
+            Counter: string;
+            /** @description Only periods with records, in order. */
+            Periods: {
+              Year: number;
+              Month?: number;
+              WeekOfYear?: number;
+              Day?: number;
+              TotalCount: number;
+            }[];
+          }[];
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTopTrendingItems: {
+    parameters: {
+      query?: {
+        /** @description The newest day to look at (default: today in the tenant time zone). */
+        OADate?: number;
+        /** @description How many days, ending with OADate, to look back for a computed day. */
+        days?: number;
+        take?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The day (YYYY-MM-DD, tenant time zone) the items are of; null when none. */
+            Date: string | null;
+            OADate: number | null;
+            Items: {
+              ItemId: number;
+              /** @description The title the latest action recorded (not read from the catalog). */
+              ItemTitle: string | null;
+              /** @description The score: weighted actions, halved per day of age, over the stores. */
+              TotalTimeImpactValue: number;
+              /** @description Weighted actions, undecayed. */
+              TotalActionTypeImpactValue: number;
+              /** @description Actions of the seven days. */
+              TotalActionCount: number;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,9 +1,10 @@
 // /private/catalog/exports: start an export, follow it to its file.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { PagingQuery } from '../../../http/paging.ts';
 import { IdParams } from '../common-schemas.ts';
 import { importExportTag } from '../imports/import-routes.ts';
-import { ExportBody, ExportJob } from './export-schemas.ts';
+import { ExportBody, ExportJob, ExportList } from './export-schemas.ts';
 import { EXPORTS_PATH, type ExportService } from './export-service.ts';
 
 const tags = [importExportTag.name];
@@ -34,6 +35,22 @@ export const exportRoutes: FastifyPluginAsync<ExportRoutesOptions> = async (
       const job = await exports.create(request.tenant.id, request.tenant.baseUrl, request.body);
       return reply.code(202).header('Location', `${EXPORTS_PATH}/${job.Id}`).send(job);
     },
+  );
+  app.get(
+    EXPORTS_PATH,
+    {
+      schema: {
+        tags,
+        operationId: 'listExports',
+        summary: "The tenant's exports, newest first",
+        description:
+          'Every export of the tenant, newest first, one page at a time (skip default 0, take ' +
+          '1 to 1000, default 20); TotalCount counts them all.',
+        querystring: PagingQuery,
+        response: { 200: ExportList },
+      },
+    },
+    async (request) => exports.list(request.tenant.id, request.query),
   );
   app.get(
     `${EXPORTS_PATH}/:id`,

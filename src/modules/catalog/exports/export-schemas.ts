@@ -1,6 +1,7 @@
 // POST /private/catalog/exports: which items (the full search's filters) and the file format;
 // the job as the API shows it.
 import { Type, type Static } from 'typebox';
+import { PagedResult } from '../../../http/paging.ts';
 import { Id } from '../common-schemas.ts';
 
 const Format = Type.Union([Type.Literal('jsonl'), Type.Literal('csv')], {
@@ -52,3 +53,4 @@ export const ExportJob = Type.Object(
   { title: 'CatalogExport' },
 );
 export type ExportJob = Static<typeof ExportJob>;
+export const ExportList = PagedResult(ExportJob, 'CatalogExportList');

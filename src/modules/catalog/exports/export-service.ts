@@ -11,6 +11,7 @@ import { stringify } from 'csv-stringify';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
 import { DomainError, notFound } from '../../../domain/domain-error.ts';
+import type { Page, Paging } from '../../../domain/paging.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { BulkAssets } from '../catalog-assets.ts';
 import { catalogErrors } from '../catalog-errors.ts';
@@ -100,6 +101,21 @@ export class ExportService {
     );
     if (!row) throw notFound(`Export ${id}`);
     return toJob(row);
+  }
+
+  /** The tenant's exports, newest first. */
+  async list(tenantId: number, paging: Paging): Promise<Page<ExportJob>> {
+    const [rows, [total]] = await Promise.all([
+      this.db.query<ExportRow>(
+        `select * from catalog_exports where tenant_id = $1 order by id desc offset $2 limit $3`,
+        [tenantId, paging.skip, paging.take],
+      ),
+      this.db.query<{ n: number }>(
+        'select count(*)::int as n from catalog_exports where tenant_id = $1',
+        [tenantId],
+      ),
+    ]);
+    return { Results: rows.map(toJob), TotalCount: total?.n ?? 0 };
   }
 
   async resumeOrphans(): Promise<void> {

@@ -2,6 +2,7 @@
 // cancelling a job, and the job as the API shows it (progress, speed, the results' URL).
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { conflict, notFound } from '../../../domain/domain-error.ts';
+import type { Page, Paging } from '../../../domain/paging.ts';
 import type {
   ErrorPolicy,
   ImportFormat,
@@ -109,6 +110,22 @@ export class ImportJobs {
     );
     if (!row) throw notFound(`Import ${id}`);
     return toJob(row);
+  }
+
+  /** The tenant's imports, newest first. */
+  async list(tenantId: number, paging: Paging): Promise<Page<ImportJob>> {
+    const [rows, [total]] = await Promise.all([
+      this.db.query<ImportRow>(
+        `select *, now() as now from catalog_imports where tenant_id = $1
+          order by id desc offset $2 limit $3`,
+        [tenantId, paging.skip, paging.take],
+      ),
+      this.db.query<{ n: number }>(
+        'select count(*)::int as n from catalog_imports where tenant_id = $1',
+        [tenantId],
+      ),
+    ]);
+    return { Results: rows.map(toJob), TotalCount: total?.n ?? 0 };
   }
 
   /** Cancels a Queued or Running import: no chunk commits after this one does. */

@@ -7,8 +7,9 @@ import { errorResponses } from '../../../http/error-body.ts';
 import { ApiError, badRequest } from '../../../http/errors.ts';
 import { acceptEmptyJson } from '../../../http/json-body.ts';
 import type { OpenApiTag } from '../../../http/openapi-operations.ts';
+import { PagingQuery } from '../../../http/paging.ts';
 import { IdParams } from '../common-schemas.ts';
-import { ImportJob, ImportQuery, ImportResults } from './import-schemas.ts';
+import { ImportJob, ImportList, ImportQuery, ImportResults } from './import-schemas.ts';
 import { IMPORT_MIME_TYPES } from './import-formats.ts';
 import { IMPORTS_PATH } from './import-jobs.ts';
 import type { ImportService } from './import-service.ts';
@@ -90,6 +91,22 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
   });
 
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    IMPORTS_PATH,
+    {
+      schema: {
+        tags,
+        operationId: 'listImports',
+        summary: "The tenant's imports, newest first",
+        description:
+          'Every import of the tenant with its state and counts, newest first, one page at a ' +
+          'time (skip default 0, take 1 to 1000, default 20); TotalCount counts them all.',
+        querystring: PagingQuery,
+        response: { 200: ImportList },
+      },
+    },
+    async (request) => imports.list(request.tenant.id, request.query),
+  );
   app.get(
     `${IMPORTS_PATH}/:id`,
     {

@@ -29,6 +29,8 @@ export interface ImportRunOptions {
   leaseSeconds: number;
   /** Longest record (a JSONL line, a CSV row): a longer one fails alone, unread. */
   maxRecordBytes: number;
+  /** Awaited before each chunk commits (tests hold an import there to cancel it mid-run). */
+  beforeChunk?: () => Promise<void>;
 }
 
 export class ImportRunner {
@@ -145,6 +147,7 @@ export class ImportRunner {
         this.options.maxRecordBytes,
       );
       const settle = async (rows: ChunkRow[]) => {
+        await this.options.beforeChunk?.();
         const next = await this.commit(current, lease, mode, rows);
         if (statisticsDue(Number(current.rows_written), Number(next.rows_written)))
           await refreshImportStatistics(this.db);

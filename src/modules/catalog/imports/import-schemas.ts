@@ -5,6 +5,7 @@
 // into another whose ids differ. Its fields keep their order: validation reports problems in it.
 import type { Readable } from 'node:stream';
 import { Type, type Static } from 'typebox';
+import { PagedResult } from '../../../http/paging.ts';
 import { Id, Nullable, ShortText } from '../common-schemas.ts';
 import { ItemBody, PriceInput } from '../items/item-schemas.ts';
 
@@ -180,6 +181,7 @@ export const ImportJob = Type.Object(
   { title: 'CatalogImport' },
 );
 export type ImportJob = Static<typeof ImportJob>;
+export const ImportList = PagedResult(ImportJob, 'CatalogImportList');
 
 /** The per-row results: JSON Lines, streamed as the import settles records. */
 export const ImportResults = {

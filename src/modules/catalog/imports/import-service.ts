@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { DomainError } from '../../../domain/domain-error.ts';
+import type { Page, Paging } from '../../../domain/paging.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';
 import type { BulkAssets } from '../catalog-assets.ts';
 import { orphanedJobs } from '../job-lease.ts';
@@ -22,6 +23,8 @@ export interface ImportServiceOptions {
   maxBytes: number;
   /** Longest record (a JSONL line, a CSV row): a longer one fails alone, unread. */
   maxRecordBytes: number;
+  /** Awaited before each chunk of an import commits (ImportRunOptions). */
+  beforeChunk?: () => Promise<void>;
 }
 
 export class ImportService {
@@ -102,6 +105,11 @@ export class ImportService {
 
   get(tenantId: number, id: number): Promise<ImportJob> {
     return this.jobs.get(tenantId, id);
+  }
+
+  /** The tenant's imports, newest first. */
+  list(tenantId: number, paging: Paging): Promise<Page<ImportJob>> {
+    return this.jobs.list(tenantId, paging);
   }
 
   /** Cancels a Queued or Running import: no chunk commits after this one does. */
