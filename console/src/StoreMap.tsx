@@ -363,6 +363,9 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
     const action = keys[event.key];
     if (!action || event.altKey || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
+    // Keys pressed on a marker move the map: the focus goes to the map, as the marker may
+    // leave the view or join a cluster.
+    if (!onMap) frame.current?.focus();
     action();
   };
 

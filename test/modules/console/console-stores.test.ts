@@ -399,8 +399,17 @@ describe.each(VIEWPORT_NAMES)('the stores page at %s size', { timeout: 90_000 },
     );
     expect(await page.locator('.store-details').textContent()).toContain('53.5511, 9.9937');
 
+    // An arrow key on a marker moves the map, and the focus goes to the map (the marker may
+    // leave the view).
+    await hamburg.focus();
+    const start = await worldOffset();
+    await page.keyboard.press('ArrowRight');
+    await expectFocused(map(), 'the map after a key on a marker');
+    await expect
+      .poll(async () => (await worldOffset()).x - start.x, PAGE_SHOWS)
+      .toBeCloseTo(-80, 0);
+
     // Arrow keys on the focused map move it by 80 px; + zooms in, 0 shows every store.
-    await map().focus();
     const before = await worldOffset();
     await page.keyboard.press('ArrowLeft');
     await expect
