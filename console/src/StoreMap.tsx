@@ -69,8 +69,8 @@ const WHEEL_STEP = 1.25;
 const PAN_STEP = 80;
 /** A pointer that moves less than this between press and release clicked. */
 const CLICK_SLOP = 5;
-/** The first view and "Show all stores" zoom in no further than the world this wide (a region). */
-const FIT_WORLD_PIXELS = 2 ** 17;
+/** The first view and "Show all stores" zoom in no further than the world this wide (a country, its coasts and borders in view). */
+const FIT_WORLD_PIXELS = 2 ** 15;
 /** Room around the stores when the map shows them all (a marker's label fits). */
 const FIT_PAD = 48;
 

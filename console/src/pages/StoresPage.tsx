@@ -618,18 +618,14 @@ export default function StoresPage() {
         >
           {(storeList.data?.Results ?? []).map((s) => (
             <tr key={s.Id}>
-              <td>{s.Id}</td>
-              <td>
+              <td data-label="Id">{s.Id}</td>
+              <td data-label="Name">
                 <button type="button" className="link" onClick={() => selectStore(s.Id)}>
                   {s.Name}
                 </button>
-                <span className="narrow muted">
-                  {s.Address ? `${s.Address} · ` : ''}
-                  {s.Location.Latitude}, {s.Location.Longitude}
-                </span>
               </td>
-              <td>{s.Address}</td>
-              <td>
+              <td data-label="Address">{s.Address}</td>
+              <td data-label="Latitude, longitude">
                 {s.Location.Latitude}, {s.Location.Longitude}
               </td>
               <td data-label="Devices">{devicesIn.get(s.Id)?.length ?? 0}</td>
@@ -707,11 +703,8 @@ export default function StoresPage() {
           >
             {devices.data.Results.map((d) => (
               <tr key={d.DeviceId}>
-                <td>
-                  {d.DeviceId}
-                  {d.Description && <span className="narrow muted">{d.Description}</span>}
-                </td>
-                <td>{d.Description}</td>
+                <td data-label="Device id">{d.DeviceId}</td>
+                <td data-label="Description">{d.Description}</td>
                 <td data-label="Store">{d.StoreName ?? '(no store)'}</td>
                 {editable && (
                   <td className="row-actions">

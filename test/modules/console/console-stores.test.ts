@@ -18,7 +18,7 @@ import {
   PAGE_SHOWS,
   VIEWPORT_NAMES,
   type ConsoleSession,
-} from './console-session.ts';
+} from './console-session-fixtures.ts';
 import { createMember, GOOD_PASSWORD } from '../members/members-fixtures.ts';
 
 let api: TestApi;
