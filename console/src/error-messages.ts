@@ -24,6 +24,10 @@ const CODE_SENTENCES: Record<string, string> = {
   DuplicatePriceType: 'A price type with this symbol already exists.',
   DuplicateCategoryName: 'A category with this name already exists at this place in the tree.',
   DuplicateStoreName: 'A store with this name already exists.',
+  StoreHasPhysicalDevices:
+    'This store still has devices. Move them to another store or delete them first.',
+  DuplicatePhysicalDeviceId: 'Another device already has this device id.',
+  UnknownStore: 'The chosen store no longer exists. Choose another one.',
   DuplicateAppName: 'An app with this name already exists.',
   CategoryCycle: 'A category cannot be moved under itself or under one of its own subcategories.',
   InsufficientPermission: 'Your role does not allow this. Ask the account owner.',

@@ -1,5 +1,5 @@
 // Stores (contract §5.5) `{Id, Name, Description, Address, Location}`: CRUD, list, validation,
-// ETag/If-Match, the 409 for a store with physical devices, and tenancy.
+// ETag/If-Match, the 409 for a duplicate name and for a store with physical devices, and tenancy.
 import { describe, expect, it } from 'vitest';
 import { useTestApi, useTenant } from '../../support/test-api.ts';
 import {
@@ -9,6 +9,7 @@ import {
   createStore,
   type Page,
   type StoreJson,
+  uniqueId,
 } from './company-fixtures.ts';
 import { expectError, expectStatus } from '../../support/expectations.ts';
 
@@ -62,6 +63,60 @@ describe('POST /management/company/store', () => {
   });
 });
 
+describe('POST /management/company/store: names are unique within the tenant', () => {
+  it('refuses a second store with the same name: 409 DuplicateStoreName, nothing stored', async () => {
+    const tenant = await api.createTenant('names-post');
+    await createStore(api, tenant, 13.4, 52.5, 'Berlin Mitte');
+    const response = await api.call({
+      method: 'POST',
+      url: URL,
+      tenant,
+      body: body({ Name: 'Berlin Mitte', Address: 'Another street 2' }),
+    });
+    const error = expectError(response, 409, 'DuplicateStoreName');
+    expect(error.FriendlyDescription).toBe('A store named "Berlin Mitte" already exists.');
+    expect(error.Errors).toBeUndefined();
+    const list = await api.call({ url: `${MANAGEMENT}/stores`, tenant });
+    expect(list.json<Page<StoreJson>>().TotalCount).toBe(1);
+  });
+
+  it.each([
+    ['another case', 'BERLIN mitte'],
+    ['spaces around it', '  Berlin Mitte '],
+    ['repeated spaces inside', 'Berlin   Mitte'],
+  ])('compares names as people read them: %s is the same name', async (_label, name) => {
+    const tenant = await api.createTenant(`names-${name.length}-${name.charCodeAt(0)}`);
+    await createStore(api, tenant, 13.4, 52.5, 'Berlin Mitte');
+    const response = await api.call({
+      method: 'POST',
+      url: URL,
+      tenant,
+      body: body({ Name: name }),
+    });
+    expectError(response, 409, 'DuplicateStoreName');
+  });
+
+  it('takes the same name in another tenant, and the name of a deleted store', async () => {
+    const name = uniqueId('Shared name');
+    const mine = await createStore(api, acme, 13.4, 52.5, name);
+    const theirs = await api.call({
+      method: 'POST',
+      url: URL,
+      tenant: globex,
+      body: body({ Name: name }),
+    });
+    expectStatus(theirs, 201);
+    expectStatus(await api.call({ method: 'DELETE', url: `${URL}/${mine.Id}`, tenant: acme }), 204);
+    const again = await api.call({
+      method: 'POST',
+      url: URL,
+      tenant: acme,
+      body: body({ Name: name }),
+    });
+    expectStatus(again, 201);
+  });
+});
+
 describe('GET /management/company/store/{id}', () => {
   it('answers the store with an ETag', async () => {
     const created = await createStore(api, acme, 10, 20, 'Fetched');
@@ -91,6 +146,35 @@ describe('PUT /management/company/store/{id}', () => {
     expectStatus(response, 200);
     expect(response.json()).toEqual({ ...body({ Name: 'Renamed' }), Id: created.Id });
     expect(response.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it("refuses another store's name: 409 DuplicateStoreName, the store unchanged", async () => {
+    const taken = await createStore(api, acme, 2, 48.8, uniqueId('Paris'));
+    const created = await createStore(api, acme);
+    const response = await api.call({
+      method: 'PUT',
+      url: `${URL}/${created.Id}`,
+      tenant: acme,
+      body: body({ Name: taken.Name.toUpperCase() }),
+    });
+    const error = expectError(response, 409, 'DuplicateStoreName');
+    expect(error.FriendlyDescription).toBe(
+      `A store named "${taken.Name.toUpperCase()}" already exists.`,
+    );
+    const after = await api.call({ url: `${URL}/${created.Id}`, tenant: acme });
+    expect(after.json()).toEqual(created);
+  });
+
+  it('keeps its own name, in another case too (200)', async () => {
+    const created = await createStore(api, acme, 2, 48.8, uniqueId('Lyon'));
+    const response = await api.call({
+      method: 'PUT',
+      url: `${URL}/${created.Id}`,
+      tenant: acme,
+      body: body({ Name: created.Name.toLowerCase() }),
+    });
+    expectStatus(response, 200);
+    expect(response.json<StoreJson>().Name).toBe(created.Name.toLowerCase());
   });
 
   it('refuses a stale If-Match with 412 and changes nothing', async () => {

@@ -112,7 +112,11 @@ const MENU: { label: string; ready: (page: Page) => Locator }[] = [
   },
   {
     label: 'Stores and devices',
-    ready: (page) => page.getByRole('img', { name: /^Amsterdam Centraal: 1 device/ }),
+    // The store's marker on the map (alone, or a cluster naming it first).
+    ready: (page) =>
+      page.getByRole('application', { name: 'Map of the stores' }).getByRole('button', {
+        name: /^(Amsterdam Centraal: 1 device|\d+ stores: Amsterdam Centraal)/,
+      }),
   },
   { label: 'Apps', ready: (page) => page.getByRole('cell', { name: /^Kiosk app/ }) },
   {

@@ -18,7 +18,9 @@ beforeAll(async () => {
 
 let brands = 0;
 const brand = () => ({ Name: `Role brand ${++brands}` });
-const store = { Name: 'Role store', Location: { Longitude: 29, Latitude: 41 } };
+// Store names are unique within a tenant, like brands'.
+let stores = 0;
+const store = () => ({ Name: `Role store ${++stores}`, Location: { Longitude: 29, Latitude: 41 } });
 const member = (username: string) => ({
   Username: username,
   Name: 'x',
@@ -43,7 +45,7 @@ const CASES: [string, string, string[], unknown][] = [
   ],
   ['GET', '/management/storage/assets', ['owner', 'catalog-editor', 'analyst'], undefined],
   ['GET', '/management/company/stores', ['owner', 'analyst', 'device-manager'], undefined],
-  ['POST', '/management/company/store', ['owner', 'device-manager'], store],
+  ['POST', '/management/company/store', ['owner', 'device-manager'], 'store'],
   [
     'GET',
     '/management/configuration/trendingactiontypes',
@@ -73,9 +75,11 @@ describe('role permissions on the API', () => {
           ? { body: member(`made-by-${role}`) }
           : body === 'brand'
             ? { body: brand() }
-            : body === undefined
-              ? {}
-              : { body }),
+            : body === 'store'
+              ? { body: store() }
+              : body === undefined
+                ? {}
+                : { body }),
       });
       const context = `${role}: ${response.statusCode} ${response.body.slice(0, 200)}`;
       if (allowed.includes(role)) {
