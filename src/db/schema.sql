@@ -738,7 +738,6 @@ CREATE UNIQUE INDEX members_username ON public.members USING btree (tenant_id, u
 CREATE INDEX notification_outbox_pending ON public.notification_outbox USING btree (created_at) WHERE (sent_at IS NULL);
 CREATE UNIQUE INDEX notification_outbox_pkey ON public.notification_outbox USING btree (tenant_id, id);
 CREATE INDEX oauth_apps_list ON public.oauth_apps USING btree (tenant_id, created_at, id);
-CREATE UNIQUE INDEX oauth_apps_name ON public.oauth_apps USING btree (tenant_id, lower(btrim(name)));
 CREATE UNIQUE INDEX oauth_apps_pkey ON public.oauth_apps USING btree (tenant_id, id);
 CREATE UNIQUE INDEX physical_devices_pkey ON public.physical_devices USING btree (tenant_id, id);
 CREATE INDEX physical_devices_store ON public.physical_devices USING btree (tenant_id, store_id);

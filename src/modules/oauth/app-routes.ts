@@ -33,10 +33,9 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         description:
           'Answers 201 with the app and its ApplicationSecret, shown this once (store it), and ' +
           'its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have. ' +
-          'Names are unique within the tenant, whatever the case and surrounding spaces ' +
-          '(409 DuplicateAppName).',
+          'Names need not be unique: an app is identified by its ApplicationId, never by name.',
         body: AppBody,
-        response: { 201: App, ...errorResponses(409) },
+        response: { 201: App },
       },
     },
     async (request, reply) => {
@@ -93,7 +92,7 @@ export const appRoutes: FastifyPluginAsync<{ apps: AppService }> = async (instan
         summary: 'Update an app (name, description, type)',
         description:
           "The type of a predefined app cannot change (409 PredefinedAppType); a new type ends the app's tokens. " +
-          'Another app of the tenant may not have the name (409 DuplicateAppName). ' +
+          'Another app of the tenant may have the same name. ' +
           `Answers the app with its new ETag. ${IF_MATCH_NOTE}`,
         params: AppIdParams,
         headers: IfMatchHeaders,

@@ -1,6 +1,5 @@
 // OAuth apps of a tenant (contract §5.1): the rules live here, the routes only translate HTTP.
 import { randomUUID } from 'node:crypto';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
@@ -98,23 +97,19 @@ export class AppService {
     predefined = false,
   ): Promise<App> {
     const secret = generateSecret();
-    const [row] = await translatingConstraints(
-      () =>
-        executor.query<AppRow>(
-          `insert into oauth_apps
-             (tenant_id, id, name, description, application_type_id, is_predefined, secret_hash)
-           values ($1, $2, $3, $4, $5, $6, $7) returning ${APP_COLUMNS}`,
-          [
-            tenantId,
-            randomUUID(),
-            body.Name,
-            body.Description ?? null,
-            body.ApplicationTypeId,
-            predefined,
-            hashSecret(secret),
-          ],
-        ),
-      { unique: () => oauthErrors.duplicateAppName(body.Name) },
+    const [row] = await executor.query<AppRow>(
+      `insert into oauth_apps
+         (tenant_id, id, name, description, application_type_id, is_predefined, secret_hash)
+       values ($1, $2, $3, $4, $5, $6, $7) returning ${APP_COLUMNS}`,
+      [
+        tenantId,
+        randomUUID(),
+        body.Name,
+        body.Description ?? null,
+        body.ApplicationTypeId,
+        predefined,
+        hashSecret(secret),
+      ],
     );
     return toApp(row!, secret);
   }
@@ -142,42 +137,30 @@ export class AppService {
     checkVersion: (version: Date) => void,
   ): Promise<AppWithVersion> {
     let typeChanged = false;
-    const result = await translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (tx) => {
-          const [current] = await tx.query<AppRow>(
-            `select ${APP_COLUMNS} from oauth_apps where tenant_id = $1 and id = $2 for update`,
-            [tenantId, id],
-          );
-          if (!current) throw oauthErrors.appNotFound(id);
-          checkVersion(current.updatedAt);
-          if (current.isPredefined && body.ApplicationTypeId !== current.applicationTypeId) {
-            throw oauthErrors.predefinedAppType();
-          }
-          // A type change changes the scopes the app's tokens may carry: end its tokens. Bumping
-          // the version their `ver` claim must match ends them for good, not only in the caches.
-          typeChanged = body.ApplicationTypeId !== current.applicationTypeId;
-          const [row] = await tx.query<AppRow>(
-            `update oauth_apps
-                set name = $3, description = $4, application_type_id = $5, updated_at = ${NEXT_VERSION},
-                    secret_version = secret_version + case when $6::boolean then 1 else 0 end
-              where tenant_id = $1 and id = $2
-              returning ${APP_COLUMNS}`,
-            [
-              tenantId,
-              id,
-              body.Name,
-              body.Description ?? null,
-              body.ApplicationTypeId,
-              typeChanged,
-            ],
-          );
-          if (typeChanged) await this.tokens.invalidateApp(tx, tenantId, id);
-          return { app: toApp(row!), version: row!.updatedAt };
-        }),
-      // Another app of the tenant has this name (whatever the case and surrounding spaces).
-      { unique: () => oauthErrors.duplicateAppName(body.Name) },
-    );
+    const result = await this.db.rawTransaction(async (tx) => {
+      const [current] = await tx.query<AppRow>(
+        `select ${APP_COLUMNS} from oauth_apps where tenant_id = $1 and id = $2 for update`,
+        [tenantId, id],
+      );
+      if (!current) throw oauthErrors.appNotFound(id);
+      checkVersion(current.updatedAt);
+      if (current.isPredefined && body.ApplicationTypeId !== current.applicationTypeId) {
+        throw oauthErrors.predefinedAppType();
+      }
+      // A type change changes the scopes the app's tokens may carry: end its tokens. Bumping the
+      // version their `ver` claim must match ends them for good, not only in the caches.
+      typeChanged = body.ApplicationTypeId !== current.applicationTypeId;
+      const [row] = await tx.query<AppRow>(
+        `update oauth_apps
+            set name = $3, description = $4, application_type_id = $5, updated_at = ${NEXT_VERSION},
+                secret_version = secret_version + case when $6::boolean then 1 else 0 end
+          where tenant_id = $1 and id = $2
+          returning ${APP_COLUMNS}`,
+        [tenantId, id, body.Name, body.Description ?? null, body.ApplicationTypeId, typeChanged],
+      );
+      if (typeChanged) await this.tokens.invalidateApp(tx, tenantId, id);
+      return { app: toApp(row!), version: row!.updatedAt };
+    });
     if (typeChanged) this.tokens.forget(tenantId, id);
     return result;
   }

@@ -84,6 +84,4 @@ export const oauthErrors = {
   predefinedAppType: () =>
     conflict('PredefinedAppType', 'The type of a predefined app cannot be changed.'),
   predefinedApp: () => conflict('PredefinedApp', 'A predefined app cannot be deleted.'),
-  duplicateAppName: (name: string) =>
-    conflict('DuplicateAppName', `An app named "${name.trim()}" already exists.`),
 };

@@ -31,7 +31,7 @@ const DESCRIPTIONS: (string | null | undefined)[] = [
   'd'.repeat(500),
 ];
 
-/** The text with a mark of its own (app names are unique in a tenant), still ≤ 256 characters. */
+/** The text with a mark of its own (easier to tell apart in a failure), still ≤ 256 characters. */
 function named(text: string, mark: string): string {
   const suffix = ` ${mark}`;
   return text.length + suffix.length > 256

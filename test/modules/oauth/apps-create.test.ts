@@ -81,32 +81,38 @@ describe('POST /management/oauth/apps', () => {
     expect(a.ApplicationSecret).not.toBe(b.ApplicationSecret);
   });
 
-  it('answers 409 DuplicateAppName for a name the tenant has, in any case or spacing, and creates nothing', async () => {
-    await createApp(api, acme, 1, 'Till app');
+  it('creates apps of a name the tenant already has, in any case or spacing: each its own id and secret', async () => {
+    const first = await createApp(api, acme, 1, 'Till app');
     const count = async () =>
       (await api.call({ url: APPS, tenant: acme })).json<{ TotalCount: number }>().TotalCount;
     const before = await count();
-    for (const name of ['Till app', 'TILL APP', '  Till app ', 'bootstrap management app']) {
+    const names = ['Till app', 'TILL APP', '  Till app ', 'bootstrap management app'];
+    const ids = new Set([first.ApplicationId]);
+    for (const name of names) {
       const response = await api.call({
         method: 'POST',
         url: APPS,
         tenant: acme,
         body: { Name: name, ApplicationTypeId: 2 },
       });
-      expect(response.statusCode, name).toBe(409);
-      const error = errorBody(response);
-      expect(error.Code).toBe('DuplicateAppName');
-      expect(error.FriendlyDescription).toBe(`An app named "${name.trim()}" already exists.`);
+      expect(response.statusCode, response.body).toBe(201);
+      const app = response.json<AppJson>();
+      expect(app.Name).toBe(name);
+      ids.add(app.ApplicationId);
     }
-    expect(await count()).toBe(before);
+    expect(ids.size).toBe(names.length + 1);
+    expect(await count()).toBe(before + names.length);
+    // Both apps of one name are there, each under its own id.
+    const twin = await api.call({ url: `${APPS}/${first.ApplicationId}`, tenant: acme });
+    expect(twin.json<AppJson>().Name).toBe('Till app');
   });
 
-  it("accepts the name of another tenant's app (names are unique per tenant)", async () => {
+  it("accepts the name of another tenant's app", async () => {
     await createApp(api, globex, 3, 'Shared name');
     await createApp(api, acme, 3, 'Shared name');
   });
 
-  it('answers one 201 and one 409 for two creates of one name at the same time', async () => {
+  it('creates both apps when two creates of one name come at the same time', async () => {
     const create = () =>
       api.call({
         method: 'POST',
@@ -115,7 +121,9 @@ describe('POST /management/oauth/apps', () => {
         body: { Name: 'Raced app', ApplicationTypeId: 1 },
       });
     const answers = await Promise.all([create(), create()]);
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+    const [a, b] = answers.map((a) => a.json<AppJson>());
+    expect(a!.ApplicationId).not.toBe(b!.ApplicationId);
   });
 
   it('lets the new app authenticate with its secret at the token endpoint', async () => {

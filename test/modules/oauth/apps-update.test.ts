@@ -200,8 +200,8 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
     );
   });
 
-  it("answers 409 DuplicateAppName for another app's name, in any case, and changes nothing", async () => {
-    await createApp(api, acme, 1, 'Taken name');
+  it("takes another app's name, in any case, and both apps keep their ids", async () => {
+    const taken = await createApp(api, acme, 1, 'Taken name');
     const created = await createApp(api, acme, 2, 'Free name');
     for (const name of ['Taken name', 'taken NAME ']) {
       const response = await api.call({
@@ -210,10 +210,11 @@ describe('PUT /management/oauth/apps/{applicationId}', () => {
         tenant: acme,
         body: { Name: name, ApplicationTypeId: 2 },
       });
-      expect(response.statusCode, response.body).toBe(409);
-      expect(errorBody(response).Code).toBe('DuplicateAppName');
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<AppJson>().Name).toBe(name);
     }
-    expect((await getApp(created.ApplicationId)).json<AppJson>().Name).toBe('Free name');
+    expect((await getApp(created.ApplicationId)).json<AppJson>().Name).toBe('taken NAME ');
+    expect((await getApp(taken.ApplicationId)).json<AppJson>().Name).toBe('Taken name');
   });
 
   it('keeps its own name, or changes only its letter case', async () => {

@@ -73,7 +73,8 @@ let appsMade = 0;
 
 /**
  * Creates an app through POST /management/oauth/apps with the tenant's bootstrap token. Without
- * a name, one no other app of the run has (names are unique within a tenant).
+ * a name, one no other app of the run has (the API accepts same-named apps; distinct names only
+ * make failures easier to read).
  */
 export async function createApp(
   api: TestApi,

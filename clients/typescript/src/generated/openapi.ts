@@ -157,7 +157,7 @@ export interface paths {
     put?: never;
     /**
      * Create an app
-     * @description Answers 201 with the app and its ApplicationSecret, shown this once (store it), and its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have. Names are unique within the tenant, whatever the case and surrounding spaces (409 DuplicateAppName).
+     * @description Answers 201 with the app and its ApplicationSecret, shown this once (store it), and its Location. Its type (ApplicationTypeId) decides the scopes its tokens may have. Names need not be unique: an app is identified by its ApplicationId, never by name.
      */
     post: operations['createApp'];
     delete?: never;
@@ -180,7 +180,7 @@ export interface paths {
     get: operations['getApp'];
     /**
      * Update an app (name, description, type)
-     * @description The type of a predefined app cannot change (409 PredefinedAppType); a new type ends the app's tokens. Another app of the tenant may not have the name (409 DuplicateAppName). Answers the app with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description The type of a predefined app cannot change (409 PredefinedAppType); a new type ends the app's tokens. Another app of the tenant may have the same name. Answers the app with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     put: operations['updateApp'];
     post?: never;
@@ -3258,7 +3258,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Default Response */
+      /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
