@@ -28,7 +28,6 @@ const CODE_SENTENCES: Record<string, string> = {
     'This store still has devices. Move them to another store or delete them first.',
   DuplicatePhysicalDeviceId: 'Another device already has this device id.',
   UnknownStore: 'The chosen store no longer exists. Choose another one.',
-  DuplicateAppName: 'An app with this name already exists.',
   CategoryCycle: 'A category cannot be moved under itself or under one of its own subcategories.',
   InsufficientPermission: 'Your role does not allow this. Ask the account owner.',
   PreconditionFailed:
@@ -47,7 +46,6 @@ const CODE_SENTENCES: Record<string, string> = {
  * checks): their sentence goes next to that field too, and leaves with it.
  */
 const CODE_FIELDS: Record<string, string> = {
-  DuplicateAppName: 'Name',
   AlreadyMember: 'Email',
   DuplicateInvitation: 'Email',
   InvalidServiceName: 'ServiceName',

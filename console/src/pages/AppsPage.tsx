@@ -1,6 +1,8 @@
 // OAuth apps of the tenant: create one, rotate its secret, delete it. A secret is shown once, on
-// create or rotation, until Done; nothing keeps it, and only rotating makes a new one. Names are
-// unique in the tenant (the API answers 409 DuplicateAppName, shown next to the name).
+// create or rotation, until Done; nothing keeps it, and only rotating makes a new one. The API
+// accepts apps of one name (an app is identified by its ApplicationId); before creating, the page
+// looks the name up among the tenant's apps and, when it is taken (whatever the case and
+// surrounding spaces), warns next to the name and creates only after "Create anyway".
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { call, client } from '../api.ts';
 import {
@@ -21,6 +23,8 @@ import { SecretNotice } from './SecretNotice.tsx';
 import './admin-pages.css';
 
 const TAKE = 50;
+/** The apps list's largest page: the names are looked up with one call (more only past it). */
+const NAMES_TAKE = 1000;
 /**
  * A table scrolls inside its own box when it is wider than the page (never the page); the box
  * takes the keyboard focus so that it can be scrolled without a pointer.
@@ -38,6 +42,20 @@ const TYPES = [
 ];
 const LABELS = { Name: 'App name', Description: 'Description', ApplicationTypeId: 'Type' };
 
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The name (trimmed) of an app of the tenant named `name`, whatever the case; else undefined. */
+async function takenName(name: string): Promise<string | undefined> {
+  for (let skip = 0; ; skip += NAMES_TAKE) {
+    const page = await call(
+      client.GET('/management/oauth/apps', { params: { query: { skip, take: NAMES_TAKE } } }),
+    );
+    const found = page.Results.find((app) => sameName(app.Name, name));
+    if (found) return found.Name.trim();
+    if (page.Results.length < NAMES_TAKE || skip + NAMES_TAKE >= page.TotalCount) return undefined;
+  }
+}
+
 export default function AppsPage() {
   const editable = useAccess().can('apps', 'write');
   const [skip, setSkip] = useState(0);
@@ -51,35 +69,58 @@ export default function AppsPage() {
   // The one place a secret lives, until Done (or leaving the page).
   const [secret, setSecret] = useState<App>();
   const [status, setStatus] = useState<string>();
-  const ids = { create: useId(), list: useId() };
+  // The name of the tenant's app that the draft's name repeats, once the user was told.
+  const [taken, setTaken] = useState<string>();
+  const ids = { create: useId(), list: useId(), warning: useId() };
   const form = useRef<HTMLFormElement>(null);
+  const anyway = useRef<HTMLButtonElement>(null);
+  // The name as typed now: a look-up that comes back after the name changed says nothing.
+  const typed = useRef(draft.Name);
+  typed.current = draft.Name;
   const rowOf = (id: string) => () => document.querySelector(`tr[data-app="${CSS.escape(id)}"]`);
 
-  const create = (event: FormEvent) => {
-    event.preventDefault();
+  /** Creates the draft; unless `confirmed`, first warns (and stops) when its name is taken. */
+  const submit = (confirmed: boolean) => {
     setStatus(undefined);
+    setTaken(undefined);
+    const sent = draft;
+    let warned = false;
     void creating
       .run(async () => {
+        if (!confirmed && sent.Name.trim()) {
+          const existing = await takenName(sent.Name);
+          if (typed.current !== sent.Name) return;
+          if (existing !== undefined) {
+            setTaken(existing);
+            warned = true;
+            return;
+          }
+        }
         const app = await call(
           client.POST('/management/oauth/apps', {
             body: {
-              Name: draft.Name.trim(),
-              Description: draft.Description.trim() || null,
-              ApplicationTypeId: Number(draft.ApplicationTypeId),
+              Name: sent.Name.trim(),
+              Description: sent.Description.trim() || null,
+              ApplicationTypeId: Number(sent.ApplicationTypeId),
             },
           }),
         );
         setSecret(app);
-        setDraft({ Name: '', Description: '', ApplicationTypeId: draft.ApplicationTypeId });
+        setDraft({ Name: '', Description: '', ApplicationTypeId: sent.ApplicationTypeId });
         list.reload();
       })
       .then((done) => {
-        if (!done)
+        if (warned) focusWhenShown(() => anyway.current);
+        else if (!done)
           focusFailure(
             () => form.current,
             () => document.getElementById(ids.create),
           );
       });
+  };
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    submit(false);
   };
   const rotate = (app: App) => {
     if (
@@ -130,8 +171,9 @@ export default function AppsPage() {
       <PageTitle>Apps</PageTitle>
       <p className="muted">
         An app is a program that calls the API for you (a till, a kiosk, a web shop) with its
-        ApplicationId and secret; its type decides which parts of the API it may call. Each app has
-        a name of its own. A secret is shown once, when the app is created or its secret rotated.
+        ApplicationId and secret; its type decides which parts of the API it may call. Give each app
+        a name of its own, so that you can tell them apart in lists. A secret is shown once, when
+        the app is created or its secret rotated.
       </p>
       <ErrorMessage error={list.error} />
       {secret?.ApplicationSecret && (
@@ -150,16 +192,36 @@ export default function AppsPage() {
             <ErrorMessage error={creating.message} />
           </div>
           <form className="row" onSubmit={create} ref={form} noValidate>
-            <Field
-              label="App name"
-              required
-              value={draft.Name}
-              error={creating.fieldError('Name')}
-              onChange={(Name) => {
-                creating.clearField('Name');
-                setDraft({ ...draft, Name });
-              }}
-            />
+            <div className={taken === undefined ? 'app-name' : 'app-name warned'}>
+              <Field
+                label="App name"
+                required
+                value={draft.Name}
+                error={creating.fieldError('Name')}
+                onChange={(Name) => {
+                  creating.clearField('Name');
+                  setTaken(undefined);
+                  setDraft({ ...draft, Name });
+                }}
+              />
+              {taken !== undefined && (
+                <div className="name-warning">
+                  <p id={ids.warning}>
+                    An app named “{taken}” already exists. Apps are told apart by name in lists;
+                    choose another name, or create it anyway.
+                  </p>
+                  <button
+                    type="button"
+                    ref={anyway}
+                    aria-describedby={ids.warning}
+                    disabled={creating.busy}
+                    onClick={() => submit(true)}
+                  >
+                    Create anyway
+                  </button>
+                </div>
+              )}
+            </div>
             <Field
               label="Description"
               value={draft.Description}

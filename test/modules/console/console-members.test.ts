@@ -1,8 +1,8 @@
 // The Members, Apps and Integration endpoint pages in a browser, at laptop and phone sizes:
 // inviting a member by e-mail (the e-mail read from the outbox), the invitee accepting in the
 // browser and signing in, resending and revoking; field errors in plain words next to their
-// fields; an app name used twice refused; secrets and subscription keys shown once and never
-// again; what an integration endpoint is; the focus after each action; axe, no sideways scroll
+// fields; an app name used twice warned of next to the name, then created anyway once confirmed;
+// secrets and subscription keys shown once and never again; what an integration endpoint is; the focus after each action; axe, no sideways scroll
 // and a screenshot of each page (checkPage). One browser for the file.
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -263,7 +263,7 @@ describe.each(VIEWPORT_NAMES)(
       expect(owner.pageErrors).toEqual([]);
     });
 
-    it('refuses an app name used twice next to the name; a dismissed secret is gone for good', async () => {
+    it('warns of an app name used twice next to the name and creates it anyway once confirmed; a dismissed secret is gone for good', async () => {
       const { page } = owner;
       await owner.openPage('Apps');
       await page.getByText('A secret is shown once').waitFor();
@@ -292,23 +292,49 @@ describe.each(VIEWPORT_NAMES)(
       await row.waitFor();
       expect(await page.getByText(secret).count()).toBe(0);
 
-      // The same name again, in other letter case: refused by the API, said next to the name.
+      // The same name again, in other letter case and with spaces: the page warns next to the
+      // name, creates nothing, and the focus goes to the warning's button.
+      const warning = `An app named “Till” already exists. Apps are told apart by name in lists; choose another name, or create it anyway.`;
+      const anyway = page.getByRole('button', { name: 'Create anyway' });
+      await page.getByLabel('App name').fill(' till ');
+      await page.getByRole('button', { name: 'Create app' }).click();
+      await page.getByText(warning).waitFor();
+      await expectFocused(anyway, 'the warning’s Create anyway button');
+      const namedTill = async () =>
+        (
+          await apiGet<{ Results: { Name: string }[] }>(tenant, '/management/oauth/apps')
+        ).Results.filter((a) => a.Name.trim().toLowerCase() === 'till');
+      expect(await namedTill()).toHaveLength(1);
+      await checkPage(owner, 'Apps, name warning');
+      // Changing the name takes the warning away.
+      await page.getByLabel('App name').fill('Till 2');
+      expect(await page.getByText(warning).count()).toBe(0);
+      expect(await anyway.count()).toBe(0);
+
+      // Back to the taken name: warned again, then created anyway after confirming.
       await page.getByLabel('App name').fill('till');
       await page.getByRole('button', { name: 'Create app' }).click();
-      await page.getByText('An app with this name already exists.').first().waitFor();
-      await expectFocused(page.getByLabel('App name'), 'the app name field');
-      const apps = await apiGet<{ Results: { Name: string }[] }>(tenant, '/management/oauth/apps');
-      expect(apps.Results.filter((a) => a.Name.toLowerCase() === 'till')).toHaveLength(1);
-      // Changing the name takes the message away.
-      await page.getByLabel('App name').fill('Till 2');
-      expect(await page.getByText('An app with this name already exists.').count()).toBe(0);
+      await page.getByText(warning).waitFor();
+      await expectFocused(anyway, 'the warning’s Create anyway button');
+      await anyway.click();
+      const second = page.getByRole('region', { name: 'Secret of till', exact: true });
+      await second.waitFor();
+      await expectFocused(second, 'the secret notice of the second app');
+      expect(await page.getByText(warning).count()).toBe(0);
+      await second.getByRole('button', { name: 'Done' }).click();
+      await expectFocused(page.getByRole('row', { name: /^till/ }), 'the second app’s row');
+      expect((await namedTill()).map((a) => a.Name).sort()).toEqual(['Till', 'till']);
 
-      await page.getByRole('button', { name: 'Delete Till' }).click();
-      await page.getByText('App Till deleted.').waitFor();
-      await expectFocused(
-        page.locator('.action-result').filter({ hasText: 'deleted' }),
-        'the result',
-      );
+      for (const name of ['Till', 'till']) {
+        await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+        await page.getByText(`App ${name} deleted.`, { exact: true }).waitFor();
+        await expectFocused(
+          page.locator('.action-result').filter({ hasText: `App ${name} deleted.` }),
+          'the result',
+        );
+      }
+      expect(await namedTill()).toEqual([]);
+      expect(owner.pageErrors).toEqual([]);
     });
 
     it('explains the integration endpoint; shows its key once when it goes live, then never again', async () => {
