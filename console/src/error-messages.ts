@@ -23,7 +23,6 @@ const CODE_SENTENCES: Record<string, string> = {
   DuplicateSku: 'Another item already has this SKU. Choose a different one.',
   DuplicatePriceType: 'A price type with this symbol already exists.',
   DuplicateCategoryName: 'A category with this name already exists at this place in the tree.',
-  DuplicateStoreName: 'A store with this name already exists.',
   StoreHasPhysicalDevices:
     'This store still has devices. Move them to another store or delete them first.',
   DuplicatePhysicalDeviceId: 'Another device already has this device id.',

@@ -752,7 +752,6 @@ CREATE UNIQUE INDEX signing_keys_one_active ON public.signing_keys USING btree (
 CREATE UNIQUE INDEX signing_keys_pkey ON public.signing_keys USING btree (kid);
 CREATE UNIQUE INDEX storage_blobs_pkey ON public.storage_blobs USING btree (sha256);
 CREATE INDEX storage_blobs_touched ON public.storage_blobs USING btree (touched_at);
-CREATE UNIQUE INDEX stores_name ON public.stores USING btree (tenant_id, lower(regexp_replace(btrim(name), '\s+'::text, ' '::text, 'g'::text)));
 CREATE UNIQUE INDEX stores_pkey ON public.stores USING btree (tenant_id, id);
 CREATE INDEX stores_point ON public.stores USING gist (tenant_id, point);
 CREATE UNIQUE INDEX tags_name ON public.tags USING btree (tenant_id, lower(name));

@@ -1,8 +1,12 @@
 // Stores and physical devices: the map of every store (StoreMap.tsx) with the chosen store's
 // details, a form to add or edit a store (its position picked on the map or typed), the paged
-// lists with edit and delete, and a form to register or edit a physical device.
+// lists with edit and delete, and a form to register or edit a physical device. The API accepts
+// stores of one name (a store is its Id); before creating or renaming a store, the page looks the
+// name up among the tenant's stores (trimmed, whatever the case) and, when another store has it,
+// warns next to the name and saves only after "Save anyway".
 import {
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -10,7 +14,7 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { ApiFailure, call, client } from '../api.ts';
+import { call, client } from '../api.ts';
 import { allPages } from '../catalog.ts';
 import {
   ErrorMessage,
@@ -45,7 +49,6 @@ const DEVICE_LABELS = {
   Description: 'Device description',
   StoreId: 'Store',
 };
-const DUPLICATE_NAME = 'Another store already has this name. Choose a different one.';
 
 interface StoreFields {
   Name: string;
@@ -69,8 +72,10 @@ interface DeviceFields {
 
 /** A typed coordinate; empty or not a number is NaN, sent as null (the API names the field). */
 const coordinate = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-const sameName = (a: string, b: string) =>
-  a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+/** A store of `list` named `name` (trimmed, whatever the case), other than `exceptId`. */
+const namesakeIn = (list: Store[], name: string, exceptId?: number) =>
+  list.find((s) => s.Id !== exceptId && sameName(s.Name, name));
 const etagOf = (response: Response) => response.headers.get('ETag') ?? undefined;
 
 /** What an action's outcome says, where the focus goes after it: a status or the failure. */
@@ -118,6 +123,7 @@ type FocusTarget =
   | 'store-heading'
   | 'store-notice'
   | 'store-invalid'
+  | 'store-anyway'
   | 'details'
   | 'device-heading'
   | 'device-notice'
@@ -195,6 +201,7 @@ export default function StoresPage() {
   const storeHeading = useRef<HTMLHeadingElement>(null);
   const storeNotice = useRef<HTMLDivElement>(null);
   const storeForm = useRef<HTMLFormElement>(null);
+  const saveAnyway = useRef<HTMLButtonElement>(null);
   const detailsHeading = useRef<HTMLHeadingElement>(null);
   const deviceHeading = useRef<HTMLHeadingElement>(null);
   const deviceNotice = useRef<HTMLDivElement>(null);
@@ -207,6 +214,7 @@ export default function StoresPage() {
       'store-heading': storeHeading.current,
       'store-notice': storeNotice.current,
       'store-invalid': invalid(storeForm.current, storeNotice.current),
+      'store-anyway': saveAnyway.current,
       details: detailsHeading.current,
       'device-heading': deviceHeading.current,
       'device-notice': deviceNotice.current,
@@ -220,18 +228,22 @@ export default function StoresPage() {
   const [storeStatus, setStoreStatus] = useState<string>();
   const [fields, setFields] = useState<StoreFields>(NO_STORE);
   const [editing, setEditing] = useState<{ id: number; name: string; etag?: string }>();
-  /** The name the API refused as a duplicate: its error stays by the field until it changes. */
-  const [refusedName, setRefusedName] = useState<string>();
-  const failedCode = storeAction.error instanceof ApiFailure ? storeAction.error.body.Code : '';
-  const nameTaken =
-    failedCode === 'DuplicateStoreName' &&
-    refusedName !== undefined &&
-    sameName(refusedName, fields.Name);
-  const storeBanner =
-    failedCode === 'DuplicateStoreName' && !nameTaken ? undefined : storeAction.message;
+  /** The name (trimmed) of the other store that the form's name repeats, once the user was told. */
+  const [namesake, setNamesake] = useState<string>();
+  const warningId = useId();
+  // The name the user chose to save anyway: not warned of again while the form keeps it (after a
+  // save refused for another field, say).
+  const [acceptedName, setAcceptedName] = useState<string>();
+  // The name as typed now: a look-up that comes back after the name changed says nothing.
+  const typedName = useRef(fields.Name);
+  typedName.current = fields.Name;
 
   const setField = (name: keyof StoreFields, value: string) => {
     setFields((f) => ({ ...f, [name]: value }));
+    if (name === 'Name') {
+      setNamesake(undefined);
+      setAcceptedName(undefined);
+    }
     const path = name === 'Latitude' || name === 'Longitude' ? `Location.${name}` : name;
     storeAction.clearField(path);
     if (path.startsWith('Location')) storeAction.clearField('Location');
@@ -262,11 +274,29 @@ export default function StoresPage() {
   const resetStoreForm = () => {
     setFields(NO_STORE);
     setEditing(undefined);
-    setRefusedName(undefined);
+    setNamesake(undefined);
+    setAcceptedName(undefined);
   };
 
-  const submitStore = (event: FormEvent) => {
-    event.preventDefault();
+  /**
+   * The tenant's other store named `name`, if any: from the stores the page loaded for the map
+   * when it has them all, else from the API.
+   */
+  const findNamesake = async (name: string, exceptId?: number) => {
+    const complete = all.data !== undefined && stores.length < MAP_LIMIT;
+    const list = complete
+      ? stores
+      : await allPages((range) =>
+          client.GET('/management/company/stores', { params: { query: range } }),
+        );
+    return namesakeIn(list, name, exceptId);
+  };
+
+  /**
+   * Creates or saves the store; unless `confirmed`, first warns (and stops) when another store of
+   * the tenant has its name.
+   */
+  const saveStore = (confirmed: boolean) => {
     const body = {
       Name: fields.Name.trim(),
       Description: fields.Description.trim() || null,
@@ -277,10 +307,27 @@ export default function StoresPage() {
       },
     };
     setStoreStatus(undefined);
-    setRefusedName(undefined);
+    setNamesake(undefined);
+    if (confirmed) setAcceptedName(body.Name);
+    // A rename: a new store, or another name than the edited store's own.
+    const renaming = !editing || !sameName(body.Name, editing.name);
     void (async () => {
       let saved: Store | undefined;
+      let warned = false;
+      let stale = false;
       const ok = await storeAction.run(async () => {
+        if (!confirmed && renaming && body.Name !== '' && body.Name !== acceptedName) {
+          const existing = await findNamesake(body.Name, editing?.id);
+          if (typedName.current.trim() !== body.Name) {
+            stale = true;
+            return;
+          }
+          if (existing) {
+            setNamesake(existing.Name.trim());
+            warned = true;
+            return;
+          }
+        }
         saved = editing
           ? await call(
               client.PUT('/management/company/store/{id}', {
@@ -293,8 +340,12 @@ export default function StoresPage() {
             )
           : await call(client.POST('/management/company/store', { body }));
       });
+      if (stale) return;
+      if (warned) {
+        focusOn('store-anyway');
+        return;
+      }
       if (!ok || !saved) {
-        setRefusedName(body.Name);
         focusOn('store-invalid');
         return;
       }
@@ -305,6 +356,10 @@ export default function StoresPage() {
       reload();
       focusOn('store-notice');
     })();
+  };
+  const submitStore = (event: FormEvent) => {
+    event.preventDefault();
+    saveStore(false);
   };
 
   const editStore = (store: Store) => {
@@ -322,7 +377,8 @@ export default function StoresPage() {
           Latitude: String(fresh.Location.Latitude),
           Longitude: String(fresh.Location.Longitude),
         });
-        setRefusedName(undefined);
+        setNamesake(undefined);
+        setAcceptedName(undefined);
         setEditing({ id: fresh.Id, name: fresh.Name, etag: etagOf(answer.response) });
         setSelectedId(fresh.Id);
         map.current?.show({ lat: fresh.Location.Latitude, lon: fresh.Location.Longitude });
@@ -475,7 +531,6 @@ export default function StoresPage() {
   };
 
   const selectedDevices = selected ? (devicesIn.get(selected.Id) ?? []) : [];
-  const nameError = storeAction.fieldError('Name') ?? (nameTaken ? DUPLICATE_NAME : undefined);
 
   return (
     <div className="stores-page">
@@ -543,14 +598,31 @@ export default function StoresPage() {
             headingRef={storeHeading}
             className="store-form"
           >
-            <Notice status={storeStatus} error={storeBanner} noticeRef={storeNotice} />
+            <Notice status={storeStatus} error={storeAction.message} noticeRef={storeNotice} />
             <form ref={storeForm} onSubmit={submitStore} noValidate>
               <Field
                 label="Store name"
                 value={fields.Name}
                 onChange={(v) => setField('Name', v)}
-                error={nameError}
+                error={storeAction.fieldError('Name')}
               />
+              {namesake !== undefined && (
+                <div className="name-warning">
+                  <p id={warningId}>
+                    A store named “{namesake}” already exists. Stores are told apart by name on the
+                    map and in device lists; choose another name, or save it anyway.
+                  </p>
+                  <button
+                    type="button"
+                    ref={saveAnyway}
+                    aria-describedby={warningId}
+                    disabled={storeAction.busy}
+                    onClick={() => saveStore(true)}
+                  >
+                    Save anyway
+                  </button>
+                </div>
+              )}
               <Field
                 label="Address"
                 value={fields.Address}

@@ -7,9 +7,6 @@ export const storeHasDevices = (id: number) =>
     `Store ${id} still has physical devices; move or delete them first.`,
   );
 
-export const duplicateStoreName = (name: string) =>
-  conflict('DuplicateStoreName', `A store named "${name.trim()}" already exists.`);
-
 export const unknownStore = (id: number) => invalid('UnknownStore', `Store ${id} does not exist.`);
 
 export const unknownDeviceType = (id: number) =>

@@ -26,18 +26,14 @@ export const storeRoutes: FastifyPluginAsync<{ stores: StoreService }> = async (
     service: stores,
     create: {
       summary: 'Create a store',
-      description:
-        'Name and Location (Longitude −180..180, Latitude −90..90) are required. Names are unique within the tenant, compared without case and extra spaces (409 DuplicateStoreName).',
+      description: 'Name and Location (Longitude −180..180, Latitude −90..90) are required.',
       body: StoreBody,
-      errors: [409],
     },
     get: { summary: 'Fetch a store' },
     put: {
       summary: 'Update a store',
-      description:
-        'Every field is replaced; those left out are cleared. Names are unique within the tenant, compared without case and extra spaces (409 DuplicateStoreName).',
+      description: 'Every field is replaced; those left out are cleared.',
       body: StoreBody,
-      errors: [409],
     },
     delete: {
       summary: 'Delete a store (409 while physical devices are in it)',

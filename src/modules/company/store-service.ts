@@ -5,7 +5,7 @@ import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { translatingConstraints } from '../../db/constraint-translation.ts';
 import { notFound } from '../../domain/domain-error.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
-import { duplicateStoreName, storeHasDevices } from './company-errors.ts';
+import { storeHasDevices } from './company-errors.ts';
 import type { Store, StoreBody } from './company-schemas.ts';
 
 interface StoreRow {
@@ -91,23 +91,18 @@ export class StoreService {
     this.db = db;
   }
 
-  /** 409 DuplicateStoreName when another store of the tenant has the name (0210_company_store_names.sql). */
   async create(tenantId: number, body: StoreBody): Promise<Versioned<Store>> {
-    const [row] = await translatingConstraints(
-      () =>
-        this.db.query<StoreRow>(
-          `insert into stores (tenant_id, name, description, address, longitude, latitude)
-           values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
-          [
-            tenantId,
-            body.Name,
-            body.Description ?? null,
-            body.Address ?? null,
-            body.Location.Longitude,
-            body.Location.Latitude,
-          ],
-        ),
-      { unique: () => duplicateStoreName(body.Name) },
+    const [row] = await this.db.query<StoreRow>(
+      `insert into stores (tenant_id, name, description, address, longitude, latitude)
+       values ($1, $2, $3, $4, $5, $6) returning ${COLUMNS}`,
+      [
+        tenantId,
+        body.Name,
+        body.Description ?? null,
+        body.Address ?? null,
+        body.Location.Longitude,
+        body.Location.Latitude,
+      ],
     );
     return { value: toStore(row!), version: row!.version };
   }
@@ -133,28 +128,24 @@ export class StoreService {
     checkVersion: (version: Date) => void,
   ): Promise<Versioned<Store>> {
     assertBodyIdMatches(body.Id, id);
-    return translatingConstraints(
-      () =>
-        this.db.rawTransaction(async (sql) => {
-          await lockedVersion(sql, 'stores', tenantId, id, `Store ${id}`, checkVersion);
-          const [row] = await sql.query<StoreRow>(
-            `update stores set name = $3, description = $4, address = $5, longitude = $6,
+    return this.db.rawTransaction(async (sql) => {
+      await lockedVersion(sql, 'stores', tenantId, id, `Store ${id}`, checkVersion);
+      const [row] = await sql.query<StoreRow>(
+        `update stores set name = $3, description = $4, address = $5, longitude = $6,
                 latitude = $7, updated_at = ${NEXT_VERSION}
           where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-            [
-              tenantId,
-              id,
-              body.Name,
-              body.Description ?? null,
-              body.Address ?? null,
-              body.Location.Longitude,
-              body.Location.Latitude,
-            ],
-          );
-          return { value: toStore(row!), version: row!.version };
-        }),
-      { unique: () => duplicateStoreName(body.Name) },
-    );
+        [
+          tenantId,
+          id,
+          body.Name,
+          body.Description ?? null,
+          body.Address ?? null,
+          body.Location.Longitude,
+          body.Location.Latitude,
+        ],
+      );
+      return { value: toStore(row!), version: row!.version };
+    });
   }
 
   /** 409 while physical devices are assigned to the store. */

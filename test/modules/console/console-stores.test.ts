@@ -2,8 +2,8 @@
 // picking its position on the world map, edited and deleted; a physical device registered,
 // edited and deleted (with a field error shown and cleared); markers reached and activated with
 // the keyboard; a cluster split by activating it, and stores at one place listed; the zoom
-// buttons, the wheel, dragging and the arrow keys; a duplicate store name refused with the
-// API's sentence; a latitude out of range. Each action's outcome is checked through the API
+// buttons, the wheel, dragging and the arrow keys; a store name the tenant has warned of next to
+// the name and saved anyway once confirmed, on create and on rename; a latitude out of range. Each action's outcome is checked through the API
 // and the focus after it is asserted. Which stores share a cluster depends on the map's width,
 // so the map tests follow the markers that hold a store (data-stores) rather than assume them.
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -512,37 +512,76 @@ describe.each(VIEWPORT_NAMES)('the stores page at %s size', { timeout: 90_000 },
     expect(await page.getByLabel('Latitude').inputValue()).toBe('');
   });
 
-  it('refuses a duplicate store name and a latitude out of range, next to the fields', async () => {
+  it('warns of a store name the tenant has, next to the name, and saves it anyway once confirmed; refuses a latitude out of range', async () => {
+    const warningOf = (name: string) =>
+      page.getByText(
+        `A store named “${name}” already exists. Stores are told apart by name on the map and in device lists; choose another name, or save it anyway.`,
+      );
+    const anyway = page.getByRole('button', { name: 'Save anyway' });
+    const named = async (name: string) =>
+      (await storesNow()).filter((s) => s.Name.trim().toLowerCase() === name.toLowerCase());
+
+    // A new store named as one the tenant has (other case, spaces around it): warned next to the
+    // name, nothing created, the focus on "Save anyway".
     await page.getByLabel('Store name').fill('  hamburg ');
     await page.getByLabel('Latitude').fill('53.6');
     await page.getByLabel('Longitude').fill('10');
     await page.getByRole('button', { name: 'Create store' }).click();
-    const banner = page
-      .getByRole('alert')
-      .filter({ hasText: 'A store with this name already exists.' });
-    await banner.waitFor();
-    const nameError = page.locator('.field-error', {
-      hasText: 'Another store already has this name. Choose a different one.',
-    });
-    await nameError.waitFor();
-    await expectFocused(page.getByLabel('Store name'), 'the refused store name');
-    expect(
-      (await storesNow()).filter((s) => s.Name.trim().toLowerCase() === 'hamburg'),
-    ).toHaveLength(1);
+    await warningOf('Hamburg').waitFor();
+    await expectFocused(anyway, 'the warning’s Save anyway button');
+    expect(await named('hamburg')).toHaveLength(1);
+    await checkPage(session, 'Stores and devices, name warning');
+    // Changing the name takes the warning away.
     await page.getByLabel('Store name').fill('Hamburg Altona');
-    await expect.poll(() => nameError.count(), PAGE_SHOWS).toBe(0);
-    await expect.poll(() => banner.count(), PAGE_SHOWS).toBe(0);
+    await expect.poll(() => warningOf('Hamburg').count(), PAGE_SHOWS).toBe(0);
+    expect(await anyway.count()).toBe(0);
 
+    // Back to the name: warned again; saved anyway, but the latitude is out of range (refused
+    // next to the field, the focus there).
+    await page.getByLabel('Store name').fill('hamburg');
     await page.getByLabel('Latitude').fill('95');
     await page.getByRole('button', { name: 'Create store' }).click();
+    await warningOf('Hamburg').waitFor();
+    await expectFocused(anyway, 'the warning’s Save anyway button');
+    await anyway.click();
     const latitudeError = page.locator('.field-error', { hasText: 'Latitude must be at most 90.' });
     await latitudeError.waitFor();
     await expectFocused(page.getByLabel('Latitude'), 'the latitude out of range');
+    expect(await warningOf('Hamburg').count()).toBe(0);
+    expect(await named('hamburg')).toHaveLength(1);
+    // Once the latitude is fixed, the confirmed name is saved without asking again.
     await page.getByLabel('Latitude').fill('53.55');
     await expect.poll(() => latitudeError.count(), PAGE_SHOWS).toBe(0);
     await page.getByRole('button', { name: 'Create store' }).click();
     await expectFocused(storeNotice(), 'the status after creating a store');
-    expect(await storeNotice().textContent()).toBe('Store “Hamburg Altona” created.');
+    expect(await storeNotice().textContent()).toBe('Store “hamburg” created.');
+    const hamburgs = await named('hamburg');
+    expect(hamburgs.map((s) => s.Name).sort()).toEqual(['Hamburg', 'hamburg']);
+    expect(new Set(hamburgs.map((s) => s.Id)).size).toBe(2);
+
+    // Renaming a store to another store's name: warned, then saved anyway.
+    await page.getByRole('button', { name: 'Edit Madrid Sol kiosk', exact: true }).click();
+    await expectFocused(
+      page.getByRole('heading', { name: 'Edit store “Madrid Sol kiosk”' }),
+      'the edit form heading',
+    );
+    await page.getByLabel('Store name').fill('MADRID SOL');
+    await page.getByRole('button', { name: 'Save store' }).click();
+    await warningOf('Madrid Sol').waitFor();
+    await expectFocused(anyway, 'the warning’s Save anyway button');
+    expect(
+      (await apiGet<StoreJson>(`/management/company/store/${ids['Madrid Sol kiosk']}`)).Name,
+    ).toBe('Madrid Sol kiosk');
+    await anyway.click();
+    await expectFocused(storeNotice(), 'the status after saving a store');
+    expect(await storeNotice().textContent()).toBe('Store “MADRID SOL” saved.');
+    expect(
+      (await apiGet<StoreJson>(`/management/company/store/${ids['Madrid Sol kiosk']}`)).Name,
+    ).toBe('MADRID SOL');
+    expect((await named('madrid sol')).map((s) => s.Id).sort()).toEqual(
+      [ids['Madrid Sol']!, ids['Madrid Sol kiosk']!].sort(),
+    );
+    expect(await anyway.count()).toBe(0);
     await checkPage(session, 'Stores and devices (after changes)');
     expect(session.pageErrors).toEqual([]);
   });

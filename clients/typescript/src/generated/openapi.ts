@@ -1629,7 +1629,7 @@ export interface paths {
     put?: never;
     /**
      * Create a store
-     * @description Name and Location (Longitude −180..180, Latitude −90..90) are required. Names are unique within the tenant, compared without case and extra spaces (409 DuplicateStoreName). Answers 201 with the created resource, its ETag and its Location.
+     * @description Name and Location (Longitude −180..180, Latitude −90..90) are required. Answers 201 with the created resource, its ETag and its Location.
      */
     post: operations['createStore'];
     delete?: never;
@@ -1652,7 +1652,7 @@ export interface paths {
     get: operations['getStore'];
     /**
      * Update a store
-     * @description Every field is replaced; those left out are cleared. Names are unique within the tenant, compared without case and extra spaces (409 DuplicateStoreName). Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description Every field is replaced; those left out are cleared. Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     put: operations['updateStore'];
     post?: never;
@@ -21752,7 +21752,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Default Response */
+      /** @description A request with this Idempotency-Key is still running (IdempotencyKeyInUse), or a conflict of the operation */
       409: {
         headers: {
           'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
@@ -22056,15 +22056,6 @@ export interface operations {
       };
       /** @description Unsupported API version in Accept */
       406: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Default Response */
-      409: {
         headers: {
           [name: string]: unknown;
         };
