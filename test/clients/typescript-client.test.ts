@@ -782,6 +782,10 @@ describe('the catalog', () => {
         ok(client.GET('/private/catalog/exports/{id}', { params: { path: { id: started.Id } } })),
       (job) => (job.State === 'Succeeded' ? job : undefined),
     );
+    const exports = await ok(
+      client.GET('/private/catalog/exports', { params: { query: { skip: 0, take: 10 } } }),
+    );
+    expect(exports.Results.map((job) => job.Id)).toContain(started.Id);
     const key = present(
       new URL(present(exported.AssetUrl, 'the export file')).pathname.split('/').pop(),
       'the blob key',
@@ -824,6 +828,8 @@ describe('the catalog', () => {
     );
     expect(done.RowsFailed).toBe(0);
     expect(done.RowsWritten).toBe(records.length);
+    const imports = await ok(client.GET('/private/catalog/imports'));
+    expect(imports.Results.map((job) => job.Id)).toContain(imported.Id);
     const results = await ok(
       client.GET('/private/catalog/imports/{id}/results', {
         params: { path: { id: imported.Id } },
@@ -1055,6 +1061,19 @@ describe('analytics and configuration', () => {
       }),
     );
     expect(summary.map((day) => day.TotalCount)).toEqual([1]);
+    const everyCounter = await ok(
+      client.GET('/private/analytics/summary/{period}', {
+        params: {
+          path: { period: 'daily' },
+          query: { startOADate: today - 1, endOADate: today + 1 },
+        },
+      }),
+    );
+    expect(
+      everyCounter
+        .find((counter) => counter.Counter === 'ItemLike')
+        ?.Periods.map((day) => day.TotalCount),
+    ).toEqual([1]);
 
     const weights = await ok(client.GET('/management/configuration/trendingactiontypes'));
     await ok(
@@ -1069,6 +1088,11 @@ describe('analytics and configuration', () => {
       client.POST('/management/analytics/trending', { params: { query: { date: day } } }),
     );
     expect(trending.Date).toBe(day);
+    const top = await ok(
+      client.GET('/private/analytics/trendingitems', { params: { query: { take: 5 } } }),
+    );
+    // The day's run recorded no TrendingItem (no item had actions): no computed day yet.
+    expect(top).toEqual({ Date: null, OADate: null, Items: [] });
   });
 });
 

@@ -96,6 +96,13 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
     body: {},
   });
   expect(catalogExport.statusCode, catalogExport.body).toBe(202);
+  const invitation = await api.call({
+    method: 'POST',
+    url: '/management/security/members/invitations',
+    tenant,
+    body: { Email: `invitee-${label}@example.com`, Roles: [{ Id: 'analyst' }] },
+  });
+  expect(invitation.statusCode, invitation.body).toBe(201);
   const delivery = await firstDelivery(tenant, webhook.Id);
   return {
     marker,
@@ -123,6 +130,7 @@ async function seed(tenant: TestTenant, marker: string, label: string): Promise<
       logicaldevices: logical.DeviceId,
       metadata: `key-${label}`,
       members: member.Id,
+      invitations: invitation.json<{ Id: string }>().Id,
     },
     references: {
       BrandId: brand.Id,
