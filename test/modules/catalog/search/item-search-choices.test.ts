@@ -64,8 +64,6 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const facetCounts = (facets: { Name: string; Count: number }[]) =>
-  facets.map((f) => [f.Name, f.Count]);
 const categoryCounts = (
   facets: { Name: string; Count: number; CountWithSubcategories: number }[],
 ) => facets.map((f) => [f.Name, f.Count, f.CountWithSubcategories]);
