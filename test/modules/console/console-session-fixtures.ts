@@ -86,6 +86,11 @@ export async function openConsole(
 /** Opens the collapsed menu (a "Menu" button at phone width); nothing where it is always shown. */
 export async function openMenu(page: Page): Promise<void> {
   const toggle = page.getByRole('button', { name: 'Menu', exact: true });
+  // The frame renders once the session is read: the button is always there (hidden by CSS where
+  // the menu does not fold), so wait for it before asking whether it shows.
+  await page
+    .getByRole('button', { name: 'Menu', exact: true, includeHidden: true })
+    .waitFor({ state: 'attached', timeout: PAGE_SHOWS.timeout });
   if (!(await toggle.isVisible())) return;
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
 }
