@@ -312,14 +312,18 @@ export function PageTitle({ children }: { children: ReactNode }) {
 }
 
 /** What `focusLater` moves the focus to: a CSS selector, a ref, or a function finding it. */
-export type FocusTarget = string | RefObject<HTMLElement | null> | (() => HTMLElement | null);
+export type FocusTarget =
+  string | RefObject<HTMLElement | null> | (() => Element | null | undefined);
 
 /** How long `focusLater` waits for its element to be on screen (a reload, a lazy page). */
 const FOCUS_WAIT_MS = 5000;
 
 function findTarget(target: FocusTarget): HTMLElement | null {
   if (typeof target === 'string') return document.querySelector<HTMLElement>(target);
-  if (typeof target === 'function') return target();
+  if (typeof target === 'function') {
+    const found = target();
+    return found instanceof HTMLElement ? found : null;
+  }
   return target.current;
 }
 

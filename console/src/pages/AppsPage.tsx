@@ -8,9 +8,10 @@ import { call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
+  focusLater,
   Loading,
-  PageTitle,
   PagedTable,
+  PageTitle,
   Section,
   Select,
   useAction,
@@ -18,9 +19,10 @@ import {
 } from '../components.tsx';
 import { useAccess } from '../session.tsx';
 import type { App } from '../types.ts';
-import { focusFailure, focusWhenShown } from './focus.ts';
+import { focusFailure } from './focus.ts';
 import { SecretNotice } from './SecretNotice.tsx';
 import './admin-pages.css';
+import { sameName } from '../same-name.ts';
 
 const TAKE = 50;
 /** The apps list's largest page: the names are looked up with one call (more only past it). */
@@ -41,8 +43,6 @@ const TYPES = [
   { value: '4', label: 'Device (public API, device identity)' },
 ];
 const LABELS = { Name: 'App name', Description: 'Description', ApplicationTypeId: 'Type' };
-
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** The name (trimmed) of an app of the tenant named `name`, whatever the case; else undefined. */
 async function takenName(name: string): Promise<string | undefined> {
@@ -110,7 +110,7 @@ export default function AppsPage() {
         list.reload();
       })
       .then((done) => {
-        if (warned) focusWhenShown(() => anyway.current);
+        if (warned) focusLater(() => anyway.current);
         else if (!done)
           focusFailure(
             () => form.current,
@@ -141,7 +141,7 @@ export default function AppsPage() {
         );
       })
       .then((done) => {
-        if (!done) focusWhenShown(() => document.getElementById(ids.list));
+        if (!done) focusLater(() => document.getElementById(ids.list));
       });
   };
   const remove = (app: App) => {
@@ -158,12 +158,12 @@ export default function AppsPage() {
         setStatus(`App ${app.Name} deleted.`);
         list.reload();
       })
-      .then(() => focusWhenShown(() => document.getElementById(ids.list)));
+      .then(() => focusLater(() => document.getElementById(ids.list)));
   };
   const done = () => {
     const shown = secret;
     setSecret(undefined);
-    if (shown) focusWhenShown(rowOf(shown.ApplicationId));
+    if (shown) focusLater(rowOf(shown.ApplicationId));
   };
 
   return (

@@ -7,6 +7,7 @@ import { ApiFailure, call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
+  focusLater,
   Loading,
   PageTitle,
   Section,
@@ -16,7 +17,7 @@ import {
 } from '../components.tsx';
 import { useAccess } from '../session.tsx';
 import type { Endpoint } from '../types.ts';
-import { focusFailure, focusWhenShown } from './focus.ts';
+import { focusFailure } from './focus.ts';
 import { SecretNotice } from './SecretNotice.tsx';
 import './admin-pages.css';
 
@@ -103,7 +104,7 @@ export default function EndpointPage() {
         );
         followed.current = true;
         endpoint.reload();
-        focusWhenShown(() => document.querySelector('[data-status]'));
+        focusLater(() => document.querySelector('[data-status]'));
       })
       .then((done) => {
         if (!done)
@@ -127,7 +128,7 @@ export default function EndpointPage() {
         setKey(answer.SubscriptionKey);
       })
       .then((done) => {
-        if (!done) focusWhenShown(() => document.getElementById(ids.endpoint));
+        if (!done) focusLater(() => document.getElementById(ids.endpoint));
       });
   };
   const remove = () => {
@@ -142,11 +143,11 @@ export default function EndpointPage() {
         setStatus('The integration endpoint was deleted.');
         endpoint.reload();
       })
-      .then(() => focusWhenShown(() => document.getElementById(ids.endpoint)));
+      .then(() => focusLater(() => document.getElementById(ids.endpoint)));
   };
   const done = () => {
     setKey(undefined);
-    focusWhenShown(() => document.getElementById(`${ids.endpoint}-heading`));
+    focusLater(() => document.getElementById(`${ids.endpoint}-heading`));
   };
 
   return (

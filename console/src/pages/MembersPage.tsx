@@ -6,16 +6,17 @@ import { call, client } from '../api.ts';
 import {
   ErrorMessage,
   Field,
+  focusLater,
   Loading,
-  PageTitle,
   PagedTable,
+  PageTitle,
   Section,
   useAction,
   useLoad,
 } from '../components.tsx';
 import { useAccess } from '../session.tsx';
 import type { Member, Role } from '../types.ts';
-import { focusFailure, focusWhenShown } from './focus.ts';
+import { focusFailure } from './focus.ts';
 import './admin-pages.css';
 
 const TAKE = 50;
@@ -149,7 +150,7 @@ export default function MembersPage() {
           `Invitation sent to ${created.Email}. It is listed under Pending invitations until it is accepted.`,
         );
         invitations.reload();
-        focusWhenShown(row('invitation', created.Id));
+        focusLater(row('invitation', created.Id));
       })
       .then((done) => {
         if (!done) focusFailure(() => inviteForm.current, byId(ids.invite));
@@ -170,7 +171,7 @@ export default function MembersPage() {
         );
         invitations.reload();
       })
-      .then(() => focusWhenShown(byId(ids.pending)));
+      .then(() => focusLater(byId(ids.pending)));
   };
 
   const revoke = (invitation: Invitation) => {
@@ -186,17 +187,17 @@ export default function MembersPage() {
         setPendingStatus(`Invitation to ${invitation.Email} revoked; its link no longer works.`);
         invitations.reload();
       })
-      .then(() => focusWhenShown(byId(ids.pending)));
+      .then(() => focusLater(byId(ids.pending)));
   };
 
   const startEditing = (member: Member) => {
     setMemberStatus(undefined);
     setEditing({ member, roles: new Set(member.Roles.map((r) => r.Id)) });
-    focusWhenShown(() => rolesForm.current?.querySelector('input'));
+    focusLater(() => rolesForm.current?.querySelector('input'));
   };
   const stopEditing = (member: Member) => {
     setEditing(undefined);
-    focusWhenShown(() =>
+    focusLater(() =>
       document.querySelector(`button[data-change-roles="${CSS.escape(member.Id)}"]`),
     );
   };
@@ -218,7 +219,7 @@ export default function MembersPage() {
         setEditing(undefined);
         setMemberStatus(`Roles of ${member.Username} saved.`);
         list.reload();
-        focusWhenShown(byId(ids.members));
+        focusLater(byId(ids.members));
       })
       .then((done) => {
         if (!done) focusFailure(() => rolesForm.current, byId(ids.roles));
@@ -238,7 +239,7 @@ export default function MembersPage() {
         setMemberStatus(`${member.Username} removed.`);
         list.reload();
       })
-      .then(() => focusWhenShown(byId(ids.members)));
+      .then(() => focusLater(byId(ids.members)));
   };
 
   const open = invitations.data;

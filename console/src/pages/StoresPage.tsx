@@ -31,6 +31,7 @@ import { StoreMap, type MapStore, type StoreMapHandle } from '../StoreMap.tsx';
 import type { LonLat } from '../map-geometry.ts';
 import type { PhysicalDevice, Store } from '../types.ts';
 import './stores.css';
+import { sameName } from '../same-name.ts';
 
 const TAKE = 50;
 /** The map draws at most this many stores and devices. */
@@ -72,7 +73,6 @@ interface DeviceFields {
 
 /** A typed coordinate; empty or not a number is NaN, sent as null (the API names the field). */
 const coordinate = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
-const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 /** A store of `list` named `name` (trimmed, whatever the case), other than `exceptId`. */
 const namesakeIn = (list: Store[], name: string, exceptId?: number) =>
   list.find((s) => s.Id !== exceptId && sameName(s.Name, name));
