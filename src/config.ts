@@ -45,6 +45,11 @@ export interface Config {
   assetMaxRanges: number;
   /** Largest catalog import file in bytes (a body posted to the import route). */
   importMaxBytes: number;
+  /**
+   * A text search counts its matches exactly, and ranks them all, up to this many; above it the
+   * total and the navigation counts are estimated from a sample (docs/api.md, item search).
+   */
+  searchExactCountLimit: number;
   /** How long a running import or export job holds its lease before another instance may take it over. */
   catalogJobLeaseSeconds: number;
   /** An S3-compatible blob store; without it blobs stay under DATA_DIR/blobs. */
@@ -405,6 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
     assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     assetMaxRanges: integer(env, 'ASSET_MAX_RANGES', 16, 1, 1000),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 1_073_741_824, 1, 68_719_476_736),
+    searchExactCountLimit: integer(env, 'SEARCH_EXACT_COUNT_LIMIT', 5000, 100, 1_000_000),
     importMaxRecordBytes: integer(env, 'IMPORT_MAX_RECORD_BYTES', 1_048_576, 1024, 67_108_864),
     catalogJobLeaseSeconds: integer(env, 'CATALOG_JOB_LEASE_SECONDS', 30, 2, 3600),
     s3: s3Url(env, 'S3_URL'),

@@ -105,7 +105,7 @@ export function createCatalogModule(
     categories,
     tags: new TagService(db),
     priceTypes: new PriceTypeService(db),
-    search: new SearchService(db, needs.assets),
+    search: new SearchService(db, needs.assets, context.config.searchExactCountLimit),
     imports,
     exports,
     relations,

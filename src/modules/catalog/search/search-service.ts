@@ -12,10 +12,18 @@ import {
   type DefaultImageJson,
   type ItemSearchBody,
 } from './search-schemas.ts';
-import { buildSearch, type SearchCriteria, type SearchOrder } from './search-sql.ts';
+import { buildEstimate } from './search-estimate-sql.ts';
+import {
+  buildSearch,
+  type SearchCriteria,
+  type SearchOrder,
+  type SearchStatement,
+} from './search-sql.ts';
 
 interface SearchRow {
   total: number;
+  /** The estimating statement's sample level: 0 when it read every match. */
+  level?: number;
   items: string;
   static_navigation: string | null;
   dynamic_navigation: string | null;
@@ -47,12 +55,15 @@ const ORDERS: Record<string, SearchOrder> = {
 export class SearchService {
   private readonly db: DatabaseHandle;
   private readonly assets: Pick<RelatedAssets, 'describe'>;
+  /** A full text search counts exactly up to this many matches (SEARCH_EXACT_COUNT_LIMIT). */
+  private readonly exactLimit: number;
   /** Prepared statement name by statement text. */
   private readonly shapes = new Map<string, string>();
 
-  constructor(db: DatabaseHandle, assets: Pick<RelatedAssets, 'describe'>) {
+  constructor(db: DatabaseHandle, assets: Pick<RelatedAssets, 'describe'>, exactLimit: number) {
     this.db = db;
     this.assets = assets;
+    this.exactLimit = exactLimit;
   }
 
   /**
@@ -61,11 +72,16 @@ export class SearchService {
    */
   async search(tenantId: number, body: ItemSearchBody, baseUrl: string): Promise<string> {
     const criteria = criteriaOf(tenantId, body);
-    const row = await this.run(criteria);
+    let row = await this.run(buildSearch(criteria, this.exactLimit));
+    // A text query with more matches than the limit: the estimating statement counts a sample
+    // of them instead (a search without text is counted exactly by B-tree indexes and counters).
+    if (criteria.words?.length && row.total > this.exactLimit)
+      row = await this.run(buildEstimate(criteria, this.exactLimit), false);
+    const exact = (row.level ?? 0) === 0;
     const images = criteria.defaultImages
       ? JSON.stringify(await this.defaultImages(tenantId, row.default_images ?? '[]', baseUrl))
       : 'null';
-    return `{"SearchResult":{"Items":${row.items},"TotalItemCount":${row.total},"StaticNavigation":${
+    return `{"SearchResult":{"Items":${row.items},"TotalItemCount":${row.total},"CountsAreExact":${exact},"StaticNavigation":${
       row.static_navigation ?? 'null'
     },"DynamicNavigation":${row.dynamic_navigation ?? 'null'},"DefaultImages":${images}}}`;
   }
@@ -109,36 +125,42 @@ export class SearchService {
       if (itemIds.some((id) => id < 1 || id > MAX_ID))
         throw invalidField('itemIds', `each id must be 1..${MAX_ID}`);
     }
-    const row = await this.run({
-      tenantId,
-      // Every word a prefix, no typo alternatives: "words that the fields start with".
-      words: query.q === undefined ? undefined : queryWords(query.q),
-      prefixAll: true,
-      typos: false,
-      categoryId: query.categoryId,
-      includeSubcategories: false,
-      brandId: query.brandId,
-      defaultItemId: query.defaultItemId,
-      sku: query.sku,
-      uuid: query.uuid,
-      itemIds,
-      attributes: [],
-      onlyMasterItems: query.includeOnlyMasterItems ?? false,
-      includePassiveItems: true,
-      order: 'id',
-      descending: false,
-      skip: query.skip,
-      take: query.take,
-      staticNavigation: false,
-      dynamicNavigation: false,
-      checkReferences: false,
-    });
+    const row = await this.run(
+      buildSearch({
+        tenantId,
+        // Every word a prefix, no typo alternatives: "words that the fields start with".
+        words: query.q === undefined ? undefined : queryWords(query.q),
+        prefixAll: true,
+        typos: false,
+        categoryId: query.categoryId,
+        includeSubcategories: false,
+        brandId: query.brandId,
+        defaultItemId: query.defaultItemId,
+        sku: query.sku,
+        uuid: query.uuid,
+        itemIds,
+        attributes: [],
+        onlyMasterItems: query.includeOnlyMasterItems ?? false,
+        includePassiveItems: true,
+        order: 'id',
+        descending: false,
+        skip: query.skip,
+        take: query.take,
+        staticNavigation: false,
+        dynamicNavigation: false,
+        checkReferences: false,
+      }),
+    );
     return `{"Results":${row.items},"TotalCount":${row.total}}`;
   }
 
-  private async run(criteria: SearchCriteria): Promise<SearchRow> {
-    const statement = buildSearch(criteria);
-    const name = this.preparedName(statement.sql);
+  /**
+   * Runs a search statement, prepared by its shape unless `prepare` is false (the estimating
+   * statement, rare and planned better with its values: its page's LIMIT decides between walking
+   * an index and sorting).
+   */
+  private async run(statement: SearchStatement, prepare = true): Promise<SearchRow> {
+    const name = prepare ? this.preparedName(statement.sql) : undefined;
     const [row] = name
       ? await this.db.prepared<SearchRow>(name, statement.sql, statement.params)
       : await this.db.query<SearchRow>(statement.sql, statement.params);

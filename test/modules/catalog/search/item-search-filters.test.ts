@@ -165,6 +165,7 @@ function expected(
   return {
     ids: matching.map((i) => i.Id),
     TotalItemCount: matching.length,
+    CountsAreExact: true,
     StaticNavigation: {
       // A category's own matches (Count), and those of its subtree (CountWithSubcategories:
       // what choosing it gives).

@@ -53,7 +53,8 @@ async function drift(tenant: number) {
                 s.facet_tag_ids, s.facet_value_ids, s.facet_price_type_ids, s.facet_prices, s.search_vector, s.title_vector)
                is distinct from
                (i.item_status_id, i.default_item_id, i.category_id, i.brand_id, lower(i.title), i.date_added, i.rating,
-                i.facet_tag_ids, i.facet_value_ids, i.facet_price_type_ids, i.facet_prices, i.search_vector,
+                i.facet_tag_ids, i.facet_value_ids, i.facet_price_type_ids, i.facet_prices,
+                i.search_vector || item_search_sample_marks(i.id),
                 setweight(to_tsvector('simple', search_fold(coalesce(i.title, '') || ' ' || coalesce(i.name, ''))), 'A'))) as stale,
        (select count(*)::int from item_search_rows s
          where s.tenant_id = $1

@@ -13,6 +13,7 @@ export interface Facet {
 export interface SearchResultJson {
   Items: ItemJson[];
   TotalItemCount: number;
+  CountsAreExact: boolean;
   StaticNavigation: {
     Categories: (Facet & { CountWithSubcategories: number })[];
     Brands: Facet[];

@@ -1,0 +1,112 @@
+// The parts of a search statement that every form of it shares: the bound parameters, the
+// text query, and the criteria other than text as conditions on the narrow search row `s`.
+import type { SearchCriteria } from './search-sql.ts';
+
+export interface StatementParams {
+  /** $1 is always the tenant. */
+  params: unknown[];
+  /** Adds a parameter and answers its placeholder. */
+  bind: (value: unknown) => string;
+}
+
+export function statementParams(tenantId: number): StatementParams {
+  const params: unknown[] = [tenantId];
+  return {
+    params,
+    bind: (value) => {
+      params.push(value);
+      return `$${params.length}`;
+    },
+  };
+}
+
+/** The CTE `q`: the query's tsquery, built once (folded words, prefix, typo alternatives). */
+export function textQuery(c: SearchCriteria, bind: StatementParams['bind']): string {
+  const args = `$1, ${bind(c.words)}::text[], true, ${bind(c.prefixAll)}, ${bind(c.typos)}`;
+  return `q as materialized (select item_search_query(${args}, '') as q)`;
+}
+
+export interface SearchFilters {
+  /** Conditions on `s`, tenant first, without the text criterion. */
+  conditions: string[];
+  /** Nothing beyond status and variant: the total can be read from item_search_counts. */
+  onlyStatusAndVariant: boolean;
+  /** The CategoryId filter's parameter: the category navigation stops there. */
+  categoryParam?: string;
+}
+
+export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']): SearchFilters {
+  const where = ['s.tenant_id = $1'];
+  if (!c.includePassiveItems) where.push('s.item_status_id = 1');
+  if (c.onlyMasterItems) where.push('(s.default_item_id is null or s.default_item_id = s.item_id)');
+  const statusAndVariant = where.length;
+  let categoryParam: string | undefined;
+  if (c.categoryId !== undefined) {
+    const id = bind(c.categoryId);
+    categoryParam = id;
+    where.push(
+      c.includeSubcategories
+        ? `s.category_id in (with recursive tree as (
+             select id from categories where tenant_id = $1 and id = ${id}
+             union all select k.id from categories k join tree on k.tenant_id = $1 and k.parent_id = tree.id)
+           select id from tree)`
+        : `s.category_id = ${id}`,
+    );
+  }
+  if (c.brandId !== undefined) where.push(`s.brand_id = ${bind(c.brandId)}`);
+  if (c.defaultItemId !== undefined) where.push(`s.default_item_id = ${bind(c.defaultItemId)}`);
+  if (c.sku !== undefined)
+    where.push(`s.item_id in (select id from items where tenant_id = $1 and sku = ${bind(c.sku)})`);
+  if (c.uuid !== undefined)
+    where.push(
+      `s.item_id in (select id from items where tenant_id = $1 and uuid = ${bind(c.uuid)})`,
+    );
+  if (c.itemIds !== undefined) where.push(`s.item_id = any(${bind(c.itemIds)}::int[])`);
+  if (c.tagId !== undefined) where.push(`s.facet_tag_ids @> array[${bind(c.tagId)}::int]`);
+  if (c.minPrice !== undefined || c.maxPrice !== undefined) {
+    // The facet prices are what the customer pays (coalesce(discount, normal)), per price type.
+    const price = c.priceTypeId !== undefined ? priceOf(bind(c.priceTypeId)) : 'f.price';
+    const conditions: string[] = [];
+    if (c.minPrice !== undefined) conditions.push(`${price} >= ${bind(c.minPrice)}::float8`);
+    if (c.maxPrice !== undefined) conditions.push(`${price} <= ${bind(c.maxPrice)}::float8`);
+    where.push(
+      c.priceTypeId !== undefined
+        ? conditions.join(' and ')
+        : `exists (select 1 from unnest(s.facet_prices) f (price) where ${conditions.join(' and ')})`,
+    );
+  }
+  for (const a of c.attributes)
+    where.push(
+      `exists (select 1 from item_attributes a join dynamic_attribute_values v on v.tenant_id = a.tenant_id and v.id = a.value_id
+                where a.tenant_id = $1 and a.item_id = s.item_id and a.type_id = ${bind(a.typeId)} and lower(v.value) = lower(${bind(a.value)}))`,
+    );
+  return {
+    conditions: where,
+    onlyStatusAndVariant: where.length === statusAndVariant,
+    ...(categoryParam ? { categoryParam } : {}),
+  };
+}
+
+/** A narrow row's effective price of the price type bound as `typeId` (null without one). */
+export const priceOf = (typeId: string) =>
+  `s.facet_prices[array_position(s.facet_price_type_ids, ${typeId}::int)]`;
+
+/** The ordering key of the narrow row `s`, or undefined for the id order. */
+export function orderKey(
+  c: SearchCriteria,
+  bind: StatementParams['bind'],
+  order = c.order,
+): string | undefined {
+  switch (order) {
+    case 'title':
+      return 's.title_key';
+    case 'dateAdded':
+      return 's.date_added';
+    case 'rating':
+      return 's.rating';
+    case 'price':
+      return priceOf(bind(c.priceTypeId));
+    default:
+      return undefined;
+  }
+}
