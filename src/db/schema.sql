@@ -711,6 +711,7 @@ CREATE INDEX item_search_rows_category ON public.item_search_rows USING btree (t
 CREATE UNIQUE INDEX item_search_rows_pkey ON public.item_search_rows USING btree (tenant_id, item_id);
 CREATE INDEX item_search_rows_text ON public.item_search_rows USING gin (tenant_id, search_vector, title_vector);
 CREATE UNIQUE INDEX item_search_words_pkey ON public.item_search_words USING btree (tenant_id, word);
+CREATE INDEX item_search_words_prefix ON public.item_search_words USING btree (tenant_id, word COLLATE "C");
 CREATE INDEX item_search_words_trgm ON public.item_search_words USING gin (tenant_id, word gin_trgm_ops);
 CREATE UNIQUE INDEX item_tags_pkey ON public.item_tags USING btree (tenant_id, item_id, tag_id);
 CREATE INDEX item_tags_tag ON public.item_tags USING btree (tenant_id, tag_id);
@@ -1164,18 +1165,33 @@ CREATE OR REPLACE FUNCTION public.item_search_query(p_tenant integer, p_words te
  STABLE PARALLEL SAFE
 AS $function$
   with words as (
-    select search_fold(w) as w, n, n = cardinality(p_words) as last
+    select search_fold(w) as w, n, p_prefix_all or (n = cardinality(p_words) and p_prefix_last) as prefix
       from unnest(p_words) with ordinality as u (w, n)
+  ), completed as (
+    select n, w, prefix, c.words,
+           prefix and w ~ '^[[:alpha:]]{4,}$' and c.found <= 64 as expanded
+      from words
+      cross join lateral (
+        select array_agg(word) as words, count(*) as found
+          from (select s.word from item_search_words s
+                 where prefix and w ~ '^[[:alpha:]]{4,}$' and s.tenant_id = p_tenant
+                   and s.word collate "C" > w and s.word collate "C" < w || chr(1114111)
+                 limit 65) k
+      ) c
   ), terms as (
     select n, '(' || string_agg(quote_literal(t) || case when t_suffix <> '' then ':' || t_suffix else '' end, ' | ') || ')' as term
       from (
-        select n, w as t, case when p_prefix_all or (last and p_prefix_last) then '*' else '' end || p_weights as t_suffix
-          from words
+        select n, w as t, case when prefix and not expanded then '*' else '' end || p_weights as t_suffix
+          from completed
+        union all
+        select n, completion, p_weights
+          from completed, unnest(words) as completion
+         where expanded
         union all
         select n, s.word, p_weights
           from words, item_search_words s
          where p_typos and length(w) >= 5 and w ~ '^[[:alpha:]]+$'
-           and s.tenant_id = p_tenant and s.word % w and s.word <> w
+           and s.tenant_id = p_tenant and s.word % w and s.word <> w and s.word ~ '^[[:alpha:]]+$'
            and levenshtein_less_equal(s.word, w, 1) <= 1
         union all
         select n, s.word, p_weights
@@ -1294,7 +1310,7 @@ AS $function$
 begin
   insert into item_search_words (tenant_id, word)
     select distinct n.tenant_id, w from new_rows n, unnest(tsvector_to_array(n.search_vector)) w
-     where length(w) >= 4 and w ~ '^[[:alpha:]]+$'
+     where w ~ '^[[:alpha:]]{4}'
      order by 1, 2
     on conflict do nothing;
   return null;
@@ -1307,7 +1323,7 @@ AS $function$
 begin
   insert into item_search_words (tenant_id, word)
     select distinct new.tenant_id, w from unnest(tsvector_to_array(new.search_vector)) w
-     where length(w) >= 4 and w ~ '^[[:alpha:]]+$'
+     where w ~ '^[[:alpha:]]{4}'
      order by 2
     on conflict do nothing;
   return null;

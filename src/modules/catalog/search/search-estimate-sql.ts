@@ -7,11 +7,11 @@
 //     tells roughly how many matches there are; a smaller level reads a larger sample. Level 0
 //     is every match: the counts are then exact.
 //   * The relevance page is the two tiers of a broad query, items matching in Title or Name
-//     first, each by id. A tier the sample shows to be large is read by walking the primary key
-//     in id order until the page is full (a tier of at least `limit` matches among the tenant's
-//     N items fills a page of k items after about k × N / limit rows); a small one comes from the
-//     GIN index (the Title and Name vector is in it) and is sorted. The second tier is only read
-//     when the first does not fill the page.
+//     first, each by id. A tier the sample shows to be large (at least the limit, and twice Skip +
+//     Take) is read by walking the primary key in id order until the page is full (a tier of at
+//     least `limit` matches among the tenant's N items fills a page of k items after about
+//     k × N / limit rows); a small one comes from the GIN index (the Title and Name vector is in
+//     it) and is sorted. The second tier is only read when the first does not fill the page.
 //   * Other orders sort every match (as below the limit); only the counting is bounded.
 // The walks call ts_match_vq(), the function behind @@, so that the planner cannot turn them
 // into an index scan of every match followed by a sort.
@@ -74,7 +74,11 @@ export function buildEstimate(c: SearchCriteria, exactLimit: number): SearchStat
     const reach = bind(c.skip + c.take);
     const walk = (condition: string) =>
       `(select s.item_id as id from item_search_rows s where ${base} and ${condition} order by s.item_id limit ${reach})`;
-    const large = (tier: string) => `coalesce((select ${tier} from tiers), 0) >= ${exactLimit}`;
+    // A tier is walked when the sample shows it large: at least the limit (so the walk finds its
+    // items among the rows at a bounded rate) and twice what the page needs of it (a page beyond
+    // the tier's end would walk every row to find that it has no more).
+    const large = (tier: string) =>
+      `coalesce((select ${tier} from tiers), 0) >= greatest(${exactLimit}, 2 * ${reach})`;
     const inText = `ts_match_vq(s.search_vector, ${query})`;
     const inTitle = `ts_match_vq(s.title_vector, ${query})`;
     ctes.push(

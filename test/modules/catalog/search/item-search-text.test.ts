@@ -60,6 +60,51 @@ describe('POST /private/catalog/items: prefixes, typos and accents', () => {
     expect(await text('t')).toEqual(expect.arrayContaining([items.creme!.Id, items.cafe!.Id]));
   });
 
+  it('completes a prefix of four letters or more to every word starting with it', async () => {
+    // Few completions are looked up in the catalog's words (migration 0261), including a word
+    // with digits after its letters; many stay a prefix match of the index. Both answer alike.
+    const lamps = [
+      await createItem(api, acme, { Title: 'Lampshade' }),
+      await createItem(api, acme, { Title: 'Lamp2000 desk light' }),
+      await createItem(api, acme, { Title: 'Lamplighter' }),
+    ].map((i) => i.Id);
+    const many: number[] = [];
+    try {
+      expect(await text('lamp')).toEqual(expect.arrayContaining(lamps));
+      expect(await text('lamp')).toHaveLength(3);
+      expect(await text('lamp2')).toEqual([lamps[1]]);
+      expect(await text('lampsh')).toEqual([lamps[0]]);
+      const built = async (word: string) => {
+        const [row] = await api.database.handle.query<{ q: string }>(
+          `select item_search_query(t.id, array[$2], true, false, false, '')::text as q
+           from tenants t where t.name = $1`,
+          [acme.name, word],
+        );
+        return row!.q;
+      };
+      expect(await built('lamp')).toBe("'lamp' | 'lamp2000' | 'lamplighter' | 'lampshade'");
+      expect(await built('lam')).toBe("'lam':*");
+      for (let k = 0; k < 70; k++)
+        many.push(
+          (
+            await createItem(api, acme, {
+              Title: `Zyxwv${String.fromCharCode(97 + (k % 26))}${k} kit`,
+            })
+          ).Id,
+        );
+      const all = idsOf(await search({ Query: 'zyxw', Take: 100 }));
+      expect(all.sort((a, b) => a - b)).toEqual(many);
+      expect(await text('zyxwva0')).toEqual([many[0]]);
+      expect(await built('zyxw')).toBe("'zyxw':*");
+    } finally {
+      for (const id of [...lamps, ...many])
+        expectStatus(
+          await api.call({ method: 'DELETE', url: `${CATALOG}/item/${id}`, tenant: acme }),
+          204,
+        );
+    }
+  });
+
   it('does not take a word before the last one as a prefix', async () => {
     expect(await text('espre machine')).toEqual([]);
   });
