@@ -2,18 +2,11 @@
 // docs/search-plans.md). Usage: [EXPLAIN_RUNS=7] node bench/search-explain.ts <tenant>
 // EXPLAIN_ROUND_TRIPS=<n>: instead, times each statement as the server sends it, n times
 // unprepared and n times prepared (alternating, one connection), and prints the medians: what
-// parsing and planning cost beside the execution.
-// A text scenario with more matches than the exact limit (EXPLAIN_EXACT_LIMIT, default 5000, as
-// SEARCH_EXACT_COUNT_LIMIT) runs two statements, as the server does: the bounded exact one, then
-// the estimating one; both are shown, and their times added.
+// parsing and planning cost beside the execution. EXPLAIN_EXACT_LIMIT (default 5000): the
+// server's SEARCH_EXACT_COUNT_LIMIT.
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { buildEstimate } from '../src/modules/catalog/search/search-estimate-sql.ts';
-import {
-  buildSearch,
-  type SearchCriteria,
-  type SearchStatement,
-} from '../src/modules/catalog/search/search-sql.ts';
+import { buildSearch, type SearchCriteria } from '../src/modules/catalog/search/search-sql.ts';
 import { queryWords } from '../src/modules/catalog/search/search-service.ts';
 
 const tenantName = process.argv[2];
@@ -57,14 +50,6 @@ try {
   // and median of RUNS executions (EXPLAIN ANALYZE without per-node timing).
   const RUNS = Number(process.env.EXPLAIN_RUNS ?? 7);
   const LIMIT = Number(process.env.EXPLAIN_EXACT_LIMIT ?? 5000);
-  /** The statements the server runs for these criteria. */
-  const statementsOf = async (criteria: SearchCriteria): Promise<SearchStatement[]> => {
-    const exact = buildSearch(criteria, LIMIT);
-    const [row] = await database.query<{ total: number }>(exact.sql, exact.params);
-    return criteria.words?.length && row!.total > LIMIT
-      ? [exact, buildEstimate(criteria, LIMIT)]
-      : [exact];
-  };
   const ROUND_TRIPS = Number(process.env.EXPLAIN_ROUND_TRIPS ?? 0);
   if (ROUND_TRIPS > 0) {
     const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
@@ -75,65 +60,39 @@ try {
     };
     console.log('| scenario | unprepared, median ms | prepared, median ms |\n| --- | --- | --- |');
     for (const [index, [name, criteria]] of scenarios.entries()) {
-      const statements = await statementsOf({ ...base, ...criteria });
+      const { sql, params } = buildSearch({ ...base, ...criteria }, LIMIT);
       const plain: number[] = [];
       const prepared: number[] = [];
       for (let run = 0; run < ROUND_TRIPS; run++) {
-        plain.push(
-          await timed(async () => {
-            for (const { sql, params } of statements) await database.query(sql, params);
-          }),
-        );
-        // The estimating statement runs unprepared in the server too.
-        prepared.push(
-          await timed(async () => {
-            for (const [n, { sql, params }] of statements.entries())
-              await (n === 0
-                ? database.prepared(`explain-${index}`, sql, params)
-                : database.query(sql, params));
-          }),
-        );
+        plain.push(await timed(() => database.query(sql, params)));
+        prepared.push(await timed(() => database.prepared(`explain-${index}`, sql, params)));
       }
       console.log(`| ${name} | ${median(plain).toFixed(2)} | ${median(prepared).toFixed(2)} |`);
     }
   }
-  for (const [scenario, criteria] of ROUND_TRIPS > 0 ? [] : scenarios) {
-    const statements = await statementsOf({ ...base, ...criteria });
-    const total: number[] = Array.from({ length: RUNS }, () => 0);
-    for (const [n, statement] of statements.entries()) {
-      const name =
-        statements.length > 1
-          ? `${scenario} (${n === 0 ? 'exact, bounded' : 'estimate'})`
-          : scenario;
-      await database.query(statement.sql, statement.params); // warm
-      const times: number[] = [];
-      for (let run = 0; run < RUNS; run++) {
-        const rows = await database.query<{ 'QUERY PLAN': string }>(
-          `explain (analyze, timing off) ${statement.sql}`,
-          statement.params,
-        );
-        times.push(Number(/Execution Time: ([\d.]+)/.exec(rows.at(-1)!['QUERY PLAN'])![1]));
-        total[run]! += times.at(-1)!;
-      }
-      times.sort((a, b) => a - b);
-      const plan = await database.query<{ 'QUERY PLAN': string }>(
-        `explain (analyze, costs off, timing on) ${statement.sql}`,
+  for (const [name, criteria] of ROUND_TRIPS > 0 ? [] : scenarios) {
+    const statement = buildSearch({ ...base, ...criteria }, LIMIT);
+    await database.query(statement.sql, statement.params); // warm
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const rows = await database.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, timing off) ${statement.sql}`,
         statement.params,
       );
-      console.log(
-        `### ${name}\n\nExecution time over ${RUNS} runs: min ${times[0]!.toFixed(1)} ms, median ${times[
-          Math.floor(RUNS / 2)
-        ]!.toFixed(
-          1,
-        )} ms. One run's plan:\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`,
-      );
+      times.push(Number(/Execution Time: ([\d.]+)/.exec(rows.at(-1)!['QUERY PLAN'])![1]));
     }
-    if (statements.length > 1) {
-      total.sort((a, b) => a - b);
-      console.log(
-        `${scenario}: both statements, median of ${RUNS}: ${total[Math.floor(RUNS / 2)]!.toFixed(1)} ms\n`,
-      );
-    }
+    times.sort((a, b) => a - b);
+    const plan = await database.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, costs off, timing on) ${statement.sql}`,
+      statement.params,
+    );
+    console.log(
+      `### ${name}\n\nExecution time over ${RUNS} runs: min ${times[0]!.toFixed(1)} ms, median ${times[
+        Math.floor(RUNS / 2)
+      ]!.toFixed(
+        1,
+      )} ms. One run's plan:\n\n\`\`\`\n${plan.map((r) => r['QUERY PLAN']).join('\n')}\n\`\`\`\n`,
+    );
   }
 } finally {
   await database.close();

@@ -59,6 +59,14 @@ function rawSqlOf(pool: pg.Pool): RawSql {
   };
 }
 
+/**
+ * Every connection's settings. No JIT compilation: it pays off for long analytic queries, and
+ * PostgreSQL starts it from the planner's cost estimate alone, which a search over a large
+ * tenant exceeds (jit_above_cost) while running in tens of milliseconds: compiling it added
+ * 150–350 ms to a 50 ms search statement at 1M items (docs/search-plans.md).
+ */
+const CONNECTION_OPTIONS = '-c jit=off';
+
 export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
   // Opened on first use, with the same connection settings as the main pool.
   let asyncPool: pg.Pool | undefined;
@@ -71,7 +79,7 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
       ...(options.connectionTimeoutMillis
         ? { connectionTimeoutMillis: options.connectionTimeoutMillis }
         : {}),
-      options: '-c synchronous_commit=off',
+      options: `${CONNECTION_OPTIONS} -c synchronous_commit=off`,
     });
     // As for the main pool (openDatabase): a broken idle or checked-out connection must not
     // crash the process; the statement that meets it fails and is answered as unavailable.
@@ -177,6 +185,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       max: options.poolSize ?? 10,
       // While the database is unreachable a request fails (503) instead of waiting forever.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      options: CONNECTION_OPTIONS,
     });
     // A pool error on an idle client must not crash the process (the next query reconnects), and
     // must not go unseen either.

@@ -12,7 +12,6 @@ import {
   type DefaultImageJson,
   type ItemSearchBody,
 } from './search-schemas.ts';
-import { buildEstimate } from './search-estimate-sql.ts';
 import {
   buildSearch,
   type SearchCriteria,
@@ -22,7 +21,7 @@ import {
 
 interface SearchRow {
   total: number;
-  /** The estimating statement's sample level: 0 when it read every match. */
+  /** A bounded text search's sample level: 0 when it counted every match. */
   level?: number;
   items: string;
   static_navigation: string | null;
@@ -72,11 +71,7 @@ export class SearchService {
    */
   async search(tenantId: number, body: ItemSearchBody, baseUrl: string): Promise<string> {
     const criteria = criteriaOf(tenantId, body);
-    let row = await this.run(buildSearch(criteria, this.exactLimit));
-    // A text query with more matches than the limit: the estimating statement counts a sample
-    // of them instead (a search without text is counted exactly by B-tree indexes and counters).
-    if (criteria.words?.length && row.total > this.exactLimit)
-      row = await this.run(buildEstimate(criteria, this.exactLimit), false);
+    const row = await this.run(buildSearch(criteria, this.exactLimit));
     const exact = (row.level ?? 0) === 0;
     const images = criteria.defaultImages
       ? JSON.stringify(await this.defaultImages(tenantId, row.default_images ?? '[]', baseUrl))
@@ -154,13 +149,8 @@ export class SearchService {
     return `{"Results":${row.items},"TotalCount":${row.total}}`;
   }
 
-  /**
-   * Runs a search statement, prepared by its shape unless `prepare` is false (the estimating
-   * statement, rare and planned better with its values: its page's LIMIT decides between walking
-   * an index and sorting).
-   */
-  private async run(statement: SearchStatement, prepare = true): Promise<SearchRow> {
-    const name = prepare ? this.preparedName(statement.sql) : undefined;
+  private async run(statement: SearchStatement): Promise<SearchRow> {
+    const name = this.preparedName(statement.sql);
     const [row] = name
       ? await this.db.prepared<SearchRow>(name, statement.sql, statement.params)
       : await this.db.query<SearchRow>(statement.sql, statement.params);

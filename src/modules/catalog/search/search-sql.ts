@@ -1,17 +1,12 @@
-// Builds the SQL statement of an item search that counts every match: the matching items (from
-// the narrow search rows, tenant first, text through the GIN index on (tenant_id,
-// search_vector)), their count, one ordered page of their stored JSON documents and, when asked
-// for, the navigation counts, all over the same matching set. With `exactLimit`, a text search
-// gathers at most that many matches plus one: more, and the service asks the estimating
-// statement (search-estimate-sql.ts) instead.
+// Builds the one SQL statement of an item search: the matching items (from the narrow search
+// rows, tenant first, text through the GIN index on (tenant_id, search_vector, title_vector)),
+// their count, one ordered page of their stored JSON documents and, when asked for, the
+// navigation counts, all over the same matching set. A text search with an exact limit has a
+// statement of its own (search-bounded-sql.ts): above the limit it counts a sample.
 // Every value is a bind parameter; only the shape of the statement varies with the criteria.
-import {
-  orderKey,
-  searchFilters,
-  statementParams,
-  textQuery,
-  type StatementParams,
-} from './search-filters-sql.ts';
+import { DEFAULT_IMAGES, pageDocuments, referenceChecks } from './search-answer-sql.ts';
+import { buildBoundedSearch, RANK_LIMIT } from './search-bounded-sql.ts';
+import { orderKey, searchFilters, statementParams, textQuery } from './search-filters-sql.ts';
 import { facetColumns, facetsCte, navigationSelects } from './search-navigation-sql.ts';
 
 export type SearchOrder = 'relevance' | 'title' | 'price' | 'dateAdded' | 'rating' | 'id';
@@ -58,13 +53,14 @@ export interface SearchStatement {
 }
 
 /**
- * @param exactLimit a text search counts, ranks and navigates at most this many matches; it
- *   answers a total of exactLimit + 1 (and no page) when there are more.
+ * @param exactLimit a text search counts every match up to this many, and estimates above it
+ *   (column `level`: the sample's; 0 when every match was counted).
  */
 export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchStatement {
+  const text = c.words !== undefined && c.words.length > 0;
+  if (text && Number.isFinite(exactLimit)) return buildBoundedSearch(c, exactLimit);
   const { params, bind } = statementParams(c.tenantId);
   const from = ['item_search_rows s'];
-  const text = c.words !== undefined && c.words.length > 0;
   const ctes: string[] = [];
   const textConditions: string[] = [];
   if (c.words !== undefined && !text) textConditions.push('false');
@@ -77,37 +73,39 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   const where = [...filters.conditions, ...textConditions];
   // Without text or other filters the total is read from item_search_counts.
   const counter = c.words === undefined && filters.onlyStatusAndVariant;
-  const bounded = text && Number.isFinite(exactLimit);
 
   const order = text || c.order !== 'relevance' ? c.order : 'id';
   const key = orderKey(c, bind, order);
   const direction = c.descending ? 'desc' : 'asc';
   const columns = ['s.item_id as id', 's.category_id', 's.brand_id'];
   if (key) columns.push(`${key} as k`);
-  // Where the row is, to rank the matches without looking them up by key.
-  if (order === 'relevance') columns.push('s.ctid as row_tid');
+  // The tier, and where the row is, to rank a few matches without looking them up by key.
+  if (order === 'relevance')
+    columns.push('(s.title_vector @@ q.q) as in_title', 's.ctid as row_tid');
   columns.push(...facetColumns(c));
-  const matches = `select ${columns.join(', ')} from ${from.join(', ')} where ${where.join(' and ')}${
-    bounded ? ` limit ${exactLimit + 1}` : ''
-  }`;
-  // Above the limit nothing but the count is used: the service asks the estimate instead.
-  const within = bounded ? `(select n from counted) <= ${exactLimit}` : 'true';
+  const matches = `select ${columns.join(', ')} from ${from.join(', ')} where ${where.join(' and ')}`;
 
   const skip = bind(c.skip);
   const take = bind(c.take);
   let page: string;
   let pageOrder: string;
   if (order === 'relevance') {
-    page = `select m.id, ts_rank(s.search_vector, q.q) as r
-              from matches m join item_search_rows s on s.ctid = m.row_tid, q
-             where ${within}
-             order by r desc, m.id offset ${skip} limit ${take}`;
-    pageOrder = 'p.r desc, p.id';
+    // Few matches: ts_rank over them all. Many: by tier, without reading every vector again.
+    // One branch runs, the other is cut off by its one-time filter.
+    page = `(select m.id, ts_rank(s.search_vector, q.q) as r, m.in_title
+               from matches m join item_search_rows s on s.ctid = m.row_tid, q
+              where (select n from counted) <= ${RANK_LIMIT}
+              order by r desc, m.id offset ${skip} limit ${take})
+            union all
+            (select m.id, null, m.in_title from matches m
+              where (select n from counted) > ${RANK_LIMIT}
+              order by m.in_title desc, m.id offset ${skip} limit ${take})`;
+    pageOrder = 'p.r desc nulls last, p.in_title desc, p.id';
   } else if (key) {
-    page = `select id, k from matches where ${within} order by k ${direction} nulls last, id offset ${skip} limit ${take}`;
+    page = `select id, k from matches order by k ${direction} nulls last, id offset ${skip} limit ${take}`;
     pageOrder = `p.k ${direction} nulls last, p.id`;
   } else {
-    page = `select id from matches where ${within} order by id ${direction} offset ${skip} limit ${take}`;
+    page = `select id from matches order by id ${direction} offset ${skip} limit ${take}`;
     pageOrder = `p.id ${direction}`;
   }
 
@@ -119,13 +117,13 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   if (c.defaultImages) selects.push(DEFAULT_IMAGES);
   const references = c.checkReferences ? referenceChecks(c, bind, selects) : [];
   // The navigations' counts: one pass over the matches, one grouping set per list.
-  const facets = facetsCte(c, bounded ? `matches where ${within}` : 'matches');
+  const facets = facetsCte(c, 'matches');
   // Each of the grouping sets puts every match in exactly one group: its counts add up to the
-  // total (no second pass over the matches). A bounded search counts its few matches first.
+  // total (no second pass over the matches).
   const counted = counter
     ? `select coalesce(sum(items), 0)::int as n from item_search_counts
         where tenant_id = $1${c.includePassiveItems ? '' : ' and item_status_id = 1'}${c.onlyMasterItems ? ' and master' : ''}`
-    : facets && !bounded
+    : facets
       ? `select coalesce(sum(n), 0)::int as n from facets where ${c.staticNavigation ? 'by_category' : 'by_values'}`
       : 'select count(*)::int as n from matches';
   // Navigations and relevance read the matches several times: they are gathered once. Otherwise
@@ -133,44 +131,9 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   // (a deep page by Title) walks that index instead of sorting every match.
   const gather = facets !== undefined || order === 'relevance';
   ctes.push(`matches as ${gather ? '' : 'not '}materialized (${matches})`);
-  if (facets && !bounded) ctes.push(facets, `counted as (${counted})`);
-  else ctes.push(`counted as (${counted})`, ...(facets ? [facets] : []));
-  ctes.push(`page as (${page})`);
+  if (facets) ctes.push(facets);
+  ctes.push(`counted as (${counted})`, `page as (${page})`);
   const sql = `with ${ctes.join(',\n')}
 select ${selects.join(',\n       ')}`;
   return { sql, params, references };
-}
-
-/** The select-list entry `items`: the page's stored documents as one JSON array, in page order. */
-export const pageDocuments = (pageOrder: string) =>
-  `(select '[' || coalesce(string_agg(i.document, ',' order by ${pageOrder}), '') || ']'
-        from page p join items i on i.tenant_id = $1 and i.id = p.id) as items`;
-
-/** The select-list entry `default_images`: the page items' default images' asset ids. */
-// The unique index on defaults (tenant, item, kind) finds each page item's one default image.
-export const DEFAULT_IMAGES = `(select coalesce(json_agg(json_build_object('ItemId', a.item_id, 'AssetId', a.asset_id) order by a.item_id), '[]')::text
-        from page p join item_assets a on a.tenant_id = $1 and a.item_id = p.id and a.kind = 'image' and a.is_default) as default_images`;
-
-/** Adds an `exists` column per referenced id to `selects`; answers the fields they check. */
-function referenceChecks(
-  c: SearchCriteria,
-  bind: StatementParams['bind'],
-  selects: string[],
-): string[] {
-  const references: string[] = [];
-  const check = (field: string, table: string, id: number | undefined) => {
-    if (id === undefined) return;
-    selects.push(
-      `exists (select 1 from ${table} where tenant_id = $1 and id = ${bind(id)}) as ref_${references.length}`,
-    );
-    references.push(field);
-  };
-  check('CategoryId', 'categories', c.categoryId);
-  check('BrandId', 'brands', c.brandId);
-  check('TagId', 'tags', c.tagId);
-  check('PriceTypeId', 'price_types', c.priceTypeId);
-  c.attributes.forEach((a, index) =>
-    check(`DynamicAttributes.${index}.TypeId`, 'dynamic_attribute_types', a.typeId),
-  );
-  return references;
 }

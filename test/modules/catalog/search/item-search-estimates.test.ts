@@ -23,11 +23,12 @@ function record(n: number) {
   const mixed = n % 4 === 1; // 1,500 items
   const mixedInTitle = n % 100 === 1; // 60 of them: a small first tier
   const rare = n % 20 === 7; // 300 items: at most the limit
+  const middling = n % 9 === 4; // 667 items: over the limit, but too few to tell from the 1/64 sample
   const title = [`Item ${String(n).padStart(4, '0')}`];
   const description: string[] = [];
   (commonInTitle ? title : description).push(common ? 'common' : '');
   (mixedInTitle ? title : description).push(mixed ? 'mixed' : '');
-  description.push(rare ? 'rare' : '');
+  description.push(rare ? 'rare' : '', middling ? 'middling' : '');
   return {
     n,
     common,
@@ -35,6 +36,7 @@ function record(n: number) {
     mixed,
     mixedInTitle,
     rare,
+    middling,
     brand: n % 100 === 2 ? 'Narrow' : n % 2 === 0 ? 'Wide' : 'Other', // 1% and 50%
     category: n % 10 < 3 ? ['Home', 'Lamps'] : n % 10 === 3 ? ['Home'] : ['Garden'],
     sale: n % 4 === 0,
@@ -209,6 +211,21 @@ describe('POST /private/catalog/items: counts above the exact limit', () => {
     expect(idsOf(byCategory)).toEqual(
       relevanceOrder(inHome, (r) => r.commonInTitle).slice(0, 1000),
     );
+  });
+
+  it('estimates a query just over the limit, found so by counting to the limit first', async () => {
+    const result = await search({ Query: 'middling', ...navigations, Take: 50 });
+    const matches = catalog.filter((r) => r.middling);
+    expect(result.CountsAreExact).toBe(false);
+    expect(Math.abs(result.TotalItemCount - matches.length)).toBeLessThanOrEqual(
+      tolerance(matches.length, matches.length),
+    );
+    const wide = matches.filter((r) => r.brand === 'Wide').length;
+    expect(Math.abs(facet(result.StaticNavigation!.Brands, 'Wide') - wide)).toBeLessThanOrEqual(
+      tolerance(wide, matches.length),
+    );
+    // No item matches in its title: the page is the second tier, by id.
+    expect(idsOf(result)).toEqual(relevanceOrder(matches, () => false).slice(0, 50));
   });
 
   it('keeps counts exact when a filter brings the matches under the limit', async () => {
