@@ -230,7 +230,8 @@ export function ItemsPage() {
       </div>
     );
   } else if (result) {
-    title = `${total} ${total === 1 ? 'item' : 'items'}`;
+    // Above the search's exact limit the total is an estimate (CountsAreExact false).
+    title = `${result.CountsAreExact ? '' : 'About '}${total} ${total === 1 ? 'item' : 'items'}`;
     body = (
       <>
         <table
