@@ -12,6 +12,7 @@ import {
   type DefaultImageJson,
   type ItemSearchBody,
 } from './search-schemas.ts';
+import { buildEstimate, sampleLevel } from './search-estimate-sql.ts';
 import {
   buildSearch,
   type SearchCriteria,
@@ -21,8 +22,12 @@ import {
 
 interface SearchRow {
   total: number;
-  /** A bounded text search's sample level: 0 when it counted every match. */
-  level?: number;
+  /** A bounded text search with more matches than the limit: the estimate follows. */
+  over?: boolean;
+  /** Its matches carrying the sample mark '~s6' (search-estimate-sql.ts). */
+  probe?: number;
+  /** Its text query (tsquery text). */
+  query?: string;
   items: string;
   static_navigation: string | null;
   dynamic_navigation: string | null;
@@ -71,8 +76,16 @@ export class SearchService {
    */
   async search(tenantId: number, body: ItemSearchBody, baseUrl: string): Promise<string> {
     const criteria = criteriaOf(tenantId, body);
-    const row = await this.run(buildSearch(criteria, this.exactLimit));
-    const exact = (row.level ?? 0) === 0;
+    let row = await this.run(buildSearch(criteria, this.exactLimit));
+    let exact = true;
+    if (row.over) {
+      // More matches than the limit: a sample of them is counted instead (unprepared: its plan,
+      // walking an index or sorting, depends on Skip + Take and on the query's words).
+      const level = sampleLevel(this.exactLimit, row.probe ?? 0);
+      const statement = buildEstimate(criteria, this.exactLimit, row.query ?? '', level);
+      [row] = (await this.db.query<SearchRow>(statement.sql, statement.params)) as [SearchRow];
+      exact = level === 0;
+    }
     const images = criteria.defaultImages
       ? JSON.stringify(await this.defaultImages(tenantId, row.default_images ?? '[]', baseUrl))
       : 'null';

@@ -5,7 +5,7 @@
 // statement of its own (search-bounded-sql.ts): above the limit it counts a sample.
 // Every value is a bind parameter; only the shape of the statement varies with the criteria.
 import { DEFAULT_IMAGES, pageDocuments, referenceChecks } from './search-answer-sql.ts';
-import { buildBoundedSearch, RANK_LIMIT } from './search-bounded-sql.ts';
+import { directEstimate, PROBE_LEVEL, RANK_LIMIT } from './search-estimate-sql.ts';
 import { orderKey, searchFilters, statementParams, textQuery } from './search-filters-sql.ts';
 import { facetColumns, facetsCte, navigationSelects } from './search-navigation-sql.ts';
 
@@ -53,14 +53,15 @@ export interface SearchStatement {
 }
 
 /**
- * @param exactLimit a text search counts every match up to this many, and estimates above it
- *   (column `level`: the sample's; 0 when every match was counted).
+ * @param exactLimit a text search counts every match up to this many. Above it, the statement
+ *   answers `over` (and no page nor navigation), with the text query (`query`) and the sample
+ *   level (`level`) that the estimating statement (search-estimate-sql.ts) goes on with.
  */
 export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchStatement {
-  const text = c.words !== undefined && c.words.length > 0;
-  if (text && Number.isFinite(exactLimit)) return buildBoundedSearch(c, exactLimit);
   const { params, bind } = statementParams(c.tenantId);
   const from = ['item_search_rows s'];
+  const text = c.words !== undefined && c.words.length > 0;
+  const bounded = text && Number.isFinite(exactLimit);
   const ctes: string[] = [];
   const textConditions: string[] = [];
   if (c.words !== undefined && !text) textConditions.push('false');
@@ -73,6 +74,15 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   const where = [...filters.conditions, ...textConditions];
   // Without text or other filters the total is read from item_search_counts.
   const counter = c.words === undefined && filters.onlyStatusAndVariant;
+  if (bounded) {
+    // The 1/64 sample of the matches, counted from the GIN index (the sample marks of migration
+    // 0260) and their rows alone: broad enough, and the matches are not gathered at all.
+    ctes.push(
+      `probe as (select count(*)::int as n from item_search_rows s
+                  where ${filters.conditions.join(' and ')} and s.search_vector @@ ((select q from q) && '~s${PROBE_LEVEL}'::tsquery))`,
+    );
+    where.push(`(select n from probe) < ${directEstimate(exactLimit)}`);
+  }
 
   const order = text || c.order !== 'relevance' ? c.order : 'id';
   const key = orderKey(c, bind, order);
@@ -83,7 +93,11 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   if (order === 'relevance')
     columns.push('(s.title_vector @@ q.q) as in_title', 's.ctid as row_tid');
   columns.push(...facetColumns(c));
-  const matches = `select ${columns.join(', ')} from ${from.join(', ')} where ${where.join(' and ')}`;
+  const matches = `select ${columns.join(', ')} from ${from.join(', ')} where ${where.join(' and ')}${
+    bounded ? ` limit ${exactLimit + 1}` : ''
+  }`;
+  // Over the limit nothing but the decision is answered: the estimate follows.
+  const within = bounded ? ` and (select n from counted) <= ${exactLimit}` : '';
 
   const skip = bind(c.skip);
   const take = bind(c.take);
@@ -94,18 +108,18 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     // One branch runs, the other is cut off by its one-time filter.
     page = `(select m.id, ts_rank(s.search_vector, q.q) as r, m.in_title
                from matches m join item_search_rows s on s.ctid = m.row_tid, q
-              where (select n from counted) <= ${RANK_LIMIT}
+              where (select n from counted) <= ${RANK_LIMIT}${within}
               order by r desc, m.id offset ${skip} limit ${take})
             union all
             (select m.id, null, m.in_title from matches m
-              where (select n from counted) > ${RANK_LIMIT}
+              where (select n from counted) > ${RANK_LIMIT}${within}
               order by m.in_title desc, m.id offset ${skip} limit ${take})`;
     pageOrder = 'p.r desc nulls last, p.in_title desc, p.id';
   } else if (key) {
-    page = `select id, k from matches order by k ${direction} nulls last, id offset ${skip} limit ${take}`;
+    page = `select id, k from matches where true${within} order by k ${direction} nulls last, id offset ${skip} limit ${take}`;
     pageOrder = `p.k ${direction} nulls last, p.id`;
   } else {
-    page = `select id from matches order by id ${direction} offset ${skip} limit ${take}`;
+    page = `select id from matches where true${within} order by id ${direction} offset ${skip} limit ${take}`;
     pageOrder = `p.id ${direction}`;
   }
 
@@ -114,16 +128,22 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     pageDocuments(pageOrder),
     ...navigationSelects(c, filters.categoryParam),
   ];
+  if (bounded)
+    selects.push(
+      `(select n from probe) >= ${directEstimate(exactLimit)} or (select n from counted) > ${exactLimit} as over`,
+      `(select n from probe) as probe`,
+      `(select q::text from q) as query`,
+    );
   if (c.defaultImages) selects.push(DEFAULT_IMAGES);
   const references = c.checkReferences ? referenceChecks(c, bind, selects) : [];
   // The navigations' counts: one pass over the matches, one grouping set per list.
-  const facets = facetsCte(c, 'matches');
+  const facets = facetsCte(c, bounded ? `matches where true${within}` : 'matches');
   // Each of the grouping sets puts every match in exactly one group: its counts add up to the
-  // total (no second pass over the matches).
+  // total (no second pass over the matches). A bounded search counts its matches first.
   const counted = counter
     ? `select coalesce(sum(items), 0)::int as n from item_search_counts
         where tenant_id = $1${c.includePassiveItems ? '' : ' and item_status_id = 1'}${c.onlyMasterItems ? ' and master' : ''}`
-    : facets
+    : facets && !bounded
       ? `select coalesce(sum(n), 0)::int as n from facets where ${c.staticNavigation ? 'by_category' : 'by_values'}`
       : 'select count(*)::int as n from matches';
   // Navigations and relevance read the matches several times: they are gathered once. Otherwise
@@ -131,8 +151,9 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   // (a deep page by Title) walks that index instead of sorting every match.
   const gather = facets !== undefined || order === 'relevance';
   ctes.push(`matches as ${gather ? '' : 'not '}materialized (${matches})`);
-  if (facets) ctes.push(facets);
-  ctes.push(`counted as (${counted})`, `page as (${page})`);
+  if (facets && !bounded) ctes.push(facets, `counted as (${counted})`);
+  else ctes.push(`counted as (${counted})`, ...(facets ? [facets] : []));
+  ctes.push(`page as (${page})`);
   const sql = `with ${ctes.join(',\n')}
 select ${selects.join(',\n       ')}`;
   return { sql, params, references };
