@@ -2,7 +2,7 @@
 // docs/search-plans.md). Usage: [EXPLAIN_RUNS=7] node bench/search-explain.ts <tenant>
 // EXPLAIN_ROUND_TRIPS=<n>: instead, times each statement as the server sends it, n times
 // unprepared and n times prepared (alternating, one connection), and prints the medians: what
-// parsing and planning cost beside the execution. EXPLAIN_EXACT_LIMIT (default 10000): the
+// parsing and planning cost beside the execution. EXPLAIN_EXACT_LIMIT (default 5000): the
 // server's SEARCH_EXACT_COUNT_LIMIT.
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -49,7 +49,7 @@ try {
   // On a busy host one plan's times are noise: the execution time is also given as the minimum
   // and median of RUNS executions (EXPLAIN ANALYZE without per-node timing).
   const RUNS = Number(process.env.EXPLAIN_RUNS ?? 7);
-  const LIMIT = Number(process.env.EXPLAIN_EXACT_LIMIT ?? 10_000);
+  const LIMIT = Number(process.env.EXPLAIN_EXACT_LIMIT ?? 5000);
   const ROUND_TRIPS = Number(process.env.EXPLAIN_ROUND_TRIPS ?? 0);
   if (ROUND_TRIPS > 0) {
     const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!;

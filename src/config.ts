@@ -410,7 +410,7 @@ export function loadConfig(env: Env = process.env): Config {
     assetMaxBytes: integer(env, 'ASSET_MAX_BYTES', 26_214_400, 1, 5_368_709_120),
     assetMaxRanges: integer(env, 'ASSET_MAX_RANGES', 16, 1, 1000),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 1_073_741_824, 1, 68_719_476_736),
-    searchExactCountLimit: integer(env, 'SEARCH_EXACT_COUNT_LIMIT', 10_000, 100, 1_000_000),
+    searchExactCountLimit: integer(env, 'SEARCH_EXACT_COUNT_LIMIT', 5000, 100, 1_000_000),
     importMaxRecordBytes: integer(env, 'IMPORT_MAX_RECORD_BYTES', 1_048_576, 1024, 67_108_864),
     catalogJobLeaseSeconds: integer(env, 'CATALOG_JOB_LEASE_SECONDS', 30, 2, 3600),
     s3: s3Url(env, 'S3_URL'),

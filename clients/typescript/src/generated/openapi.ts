@@ -8076,7 +8076,7 @@ export interface operations {
               }[];
               /** @description Every match, counted exactly when CountsAreExact; otherwise estimated from a sample of the matches. */
               TotalItemCount: number;
-              /** @description true when TotalItemCount and every navigation Count and PriceRange are exact (a text Query with at most SEARCH_EXACT_COUNT_LIMIT matches, 10,000 by default, and every search without a Query); false when they are estimated from a sample of the matches (see the API docs for the error). */
+              /** @description true when TotalItemCount and every navigation Count and PriceRange are exact (a text Query with at most SEARCH_EXACT_COUNT_LIMIT matches, 5,000 by default, and every search without a Query); false when they are estimated from a sample of the matches (see the API docs for the error). */
               CountsAreExact: boolean;
               /** @description null unless IncludeStaticNavigation. */
               StaticNavigation: {

@@ -156,7 +156,7 @@ export const ItemSearchAnswer = Type.Object(
         CountsAreExact: Type.Boolean({
           description:
             'true when TotalItemCount and every navigation Count and PriceRange are exact (a text Query with at most ' +
-            'SEARCH_EXACT_COUNT_LIMIT matches, 10,000 by default, and every search without a Query); false when they ' +
+            'SEARCH_EXACT_COUNT_LIMIT matches, 5,000 by default, and every search without a Query); false when they ' +
             'are estimated from a sample of the matches (see the API docs for the error).',
         }),
         StaticNavigation: Type.Union([StaticNavigation, Type.Null()], {
