@@ -97,7 +97,9 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     bounded ? ` limit ${exactLimit + 1}` : ''
   }`;
   // Over the limit nothing but the decision is answered: the estimate follows.
-  const within = bounded ? ` and (select n from counted) <= ${exactLimit}` : '';
+  const within = bounded ? `(select n from counted) <= ${exactLimit}` : undefined;
+  const whereWithin = within ? ` where ${within}` : '';
+  const andWithin = within ? ` and ${within}` : '';
 
   const skip = bind(c.skip);
   const take = bind(c.take);
@@ -108,18 +110,18 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     // One branch runs, the other is cut off by its one-time filter.
     page = `(select m.id, ts_rank(s.search_vector, q.q) as r, m.in_title
                from matches m join item_search_rows s on s.ctid = m.row_tid, q
-              where (select n from counted) <= ${RANK_LIMIT}${within}
+              where (select n from counted) <= ${RANK_LIMIT}${andWithin}
               order by r desc, m.id offset ${skip} limit ${take})
             union all
             (select m.id, null, m.in_title from matches m
-              where (select n from counted) > ${RANK_LIMIT}${within}
+              where (select n from counted) > ${RANK_LIMIT}${andWithin}
               order by m.in_title desc, m.id offset ${skip} limit ${take})`;
     pageOrder = 'p.r desc nulls last, p.in_title desc, p.id';
   } else if (key) {
-    page = `select id, k from matches where true${within} order by k ${direction} nulls last, id offset ${skip} limit ${take}`;
+    page = `select id, k from matches${whereWithin} order by k ${direction} nulls last, id offset ${skip} limit ${take}`;
     pageOrder = `p.k ${direction} nulls last, p.id`;
   } else {
-    page = `select id from matches where true${within} order by id ${direction} offset ${skip} limit ${take}`;
+    page = `select id from matches${whereWithin} order by id ${direction} offset ${skip} limit ${take}`;
     pageOrder = `p.id ${direction}`;
   }
 
@@ -137,7 +139,7 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
   if (c.defaultImages) selects.push(DEFAULT_IMAGES);
   const references = c.checkReferences ? referenceChecks(c, bind, selects) : [];
   // The navigations' counts: one pass over the matches, one grouping set per list.
-  const facets = facetsCte(c, bounded ? `matches where true${within}` : 'matches');
+  const facets = facetsCte(c, `matches${whereWithin}`);
   // Each of the grouping sets puts every match in exactly one group: its counts add up to the
   // total (no second pass over the matches). A bounded search counts its matches first.
   const counted = counter
