@@ -3,10 +3,15 @@
 // EXPLAIN_ROUND_TRIPS=<n>: instead, times each statement as the server sends it, n times
 // unprepared and n times prepared (alternating, one connection), and prints the medians: what
 // parsing and planning cost beside the execution. EXPLAIN_EXACT_LIMIT (default 5000): the
-// server's SEARCH_EXACT_COUNT_LIMIT.
+// server's SEARCH_EXACT_COUNT_LIMIT; a text query over it is shown with its estimate statement.
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { buildSearch, type SearchCriteria } from '../src/modules/catalog/search/search-sql.ts';
+import { buildEstimate, sampleLevel } from '../src/modules/catalog/search/search-estimate-sql.ts';
+import {
+  buildSearch,
+  type SearchCriteria,
+  type SearchStatement,
+} from '../src/modules/catalog/search/search-sql.ts';
 import { queryWords } from '../src/modules/catalog/search/search-service.ts';
 
 const tenantName = process.argv[2];
@@ -70,8 +75,24 @@ try {
       console.log(`| ${name} | ${median(plain).toFixed(2)} | ${median(prepared).toFixed(2)} |`);
     }
   }
+  // A text query over the limit is answered by a second statement, the estimate: both are shown.
+  const explained: [string, SearchStatement][] = [];
   for (const [name, criteria] of ROUND_TRIPS > 0 ? [] : scenarios) {
-    const statement = buildSearch({ ...base, ...criteria }, LIMIT);
+    const search = buildSearch({ ...base, ...criteria }, LIMIT);
+    explained.push([name, search]);
+    const [row] = await database.query<{ over?: boolean; probe: number; query: string }>(
+      search.sql,
+      search.params,
+    );
+    if (row!.over) {
+      const level = sampleLevel(LIMIT, row!.probe);
+      explained.push([
+        `${name}: the estimate (sample level ${level})`,
+        buildEstimate({ ...base, ...criteria }, LIMIT, row!.query, level),
+      ]);
+    }
+  }
+  for (const [name, statement] of explained) {
     await database.query(statement.sql, statement.params); // warm
     const times: number[] = [];
     for (let run = 0; run < RUNS; run++) {
