@@ -1,8 +1,9 @@
 // Builds the one SQL statement of an item search: the matching items (from the narrow search
 // rows, tenant first, text through the GIN index on (tenant_id, search_vector, title_vector)),
 // their count, one ordered page of their stored JSON documents and, when asked for, the
-// navigation counts, all over the same matching set. A text search with an exact limit has a
-// statement of its own (search-bounded-sql.ts): above the limit it counts a sample.
+// navigation counts, all over the same matching set. A text search with an exact limit counts
+// at most that many matches: over it, the statement answers only so, and the service sends the
+// estimating statement (search-estimate-sql.ts), which counts a sample.
 // Every value is a bind parameter; only the shape of the statement varies with the criteria.
 import { DEFAULT_IMAGES, pageDocuments, referenceChecks } from './search-answer-sql.ts';
 import { directEstimate, PROBE_LEVEL, RANK_LIMIT } from './search-estimate-sql.ts';
