@@ -19,9 +19,6 @@ import { orderKey, searchFilters, statementParams } from './search-filters-sql.t
 import { facetColumns, facetsCte, navigationSelects } from './search-navigation-sql.ts';
 import type { SearchCriteria, SearchStatement } from './search-sql.ts';
 
-/** Above this many matches the relevance order is by tier (a match in Title or Name first, then
- *  by id) instead of ts_rank over every match: ranking is what makes broad queries slow. */
-export const RANK_LIMIT = 5000;
 /** The sample level counted first: 1/64 of the matches. */
 export const PROBE_LEVEL = 6;
 /** The deepest sample mark (migration 0260). */

@@ -6,9 +6,13 @@
 // estimating statement (search-estimate-sql.ts), which counts a sample.
 // Every value is a bind parameter; only the shape of the statement varies with the criteria.
 import { DEFAULT_IMAGES, pageDocuments, referenceChecks } from './search-answer-sql.ts';
-import { directEstimate, PROBE_LEVEL, RANK_LIMIT } from './search-estimate-sql.ts';
+import { directEstimate, PROBE_LEVEL } from './search-estimate-sql.ts';
 import { orderKey, searchFilters, statementParams, textQuery } from './search-filters-sql.ts';
 import { facetColumns, facetsCte, navigationSelects } from './search-navigation-sql.ts';
+
+/** Above this many matches the relevance order is by tier (a match in Title or Name first, then
+ *  by id) instead of ts_rank over every match: ranking is what makes broad queries slow. */
+export const RANK_LIMIT = 5000;
 
 export type SearchOrder = 'relevance' | 'title' | 'price' | 'dateAdded' | 'rating' | 'id';
 
