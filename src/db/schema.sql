@@ -709,10 +709,10 @@ CREATE INDEX item_search_rows_by_rating ON public.item_search_rows USING btree (
 CREATE INDEX item_search_rows_by_title ON public.item_search_rows USING btree (tenant_id, title_key, item_id) INCLUDE (item_status_id, default_item_id);
 CREATE INDEX item_search_rows_category ON public.item_search_rows USING btree (tenant_id, category_id);
 CREATE UNIQUE INDEX item_search_rows_pkey ON public.item_search_rows USING btree (tenant_id, item_id);
-CREATE INDEX item_search_rows_text ON public.item_search_rows USING gin (tenant_id, search_vector, title_vector);
+CREATE INDEX item_search_rows_text ON public.item_search_rows USING gin (search_vector, title_vector);
 CREATE UNIQUE INDEX item_search_words_pkey ON public.item_search_words USING btree (tenant_id, word);
 CREATE INDEX item_search_words_prefix ON public.item_search_words USING btree (tenant_id, word COLLATE "C");
-CREATE INDEX item_search_words_trgm ON public.item_search_words USING gin (tenant_id, word gin_trgm_ops);
+CREATE INDEX item_search_words_trgm ON public.item_search_words USING gin (tenant_id, word gin_trgm_ops) WITH (fastupdate=off);
 CREATE UNIQUE INDEX item_tags_pkey ON public.item_tags USING btree (tenant_id, item_id, tag_id);
 CREATE INDEX item_tags_tag ON public.item_tags USING btree (tenant_id, tag_id);
 CREATE INDEX items_brand ON public.items USING btree (tenant_id, brand_id);
@@ -1159,12 +1159,21 @@ AS $function$
   on conflict (tenant_id, item_status_id, master) do update set items = c.items + excluded.items
 $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_search_query(p_tenant integer, p_words text[], p_prefix_last boolean, p_prefix_all boolean, p_typos boolean, p_weights text)
+CREATE OR REPLACE FUNCTION public.item_search_mark(p_tenant integer, p_level integer)
  RETURNS tsquery
  LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select ('''' || p_tenant || ' ~s' || p_level || '''')::tsquery
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_query(p_tenant integer, p_words text[], p_prefix_last boolean, p_prefix_all boolean, p_typos boolean, p_weights text)
+ RETURNS tsquery
+ LANGUAGE plpgsql
  STABLE PARALLEL SAFE
 AS $function$
-  with words as (
+begin
+  return (with words as (
     select search_fold(w) as w, n, p_prefix_all or (n = cardinality(p_words) and p_prefix_last) as prefix
       from unnest(p_words) with ordinality as u (w, n)
   ), completed as (
@@ -1188,11 +1197,10 @@ AS $function$
           from completed, unnest(words) as completion
          where expanded
         union all
-        select n, s.word, p_weights
-          from words, item_search_words s
+        select n, typo, p_weights
+          from words
+          cross join lateral item_search_typo_words(p_tenant, w) as typo
          where p_typos and length(w) >= 5 and w ~ '^[[:alpha:]]+$'
-           and s.tenant_id = p_tenant and s.word % w and s.word <> w and s.word ~ '^[[:alpha:]]+$'
-           and levenshtein_less_equal(s.word, w, 1) <= 1
         union all
         select n, s.word, p_weights
           from words
@@ -1204,9 +1212,9 @@ AS $function$
       ) alternatives
      group by n
   )
-  select to_tsquery('simple', string_agg(term, ' & ' order by n))
-    from terms having count(*) > 0
-$function$
+  select item_search_scoped_query(p_tenant, to_tsquery('simple', string_agg(term, ' & ' order by n)))
+    from terms having count(*) > 0);
+end $function$
 ;
 CREATE OR REPLACE FUNCTION public.item_search_row(i items)
  RETURNS item_search_rows
@@ -1216,8 +1224,9 @@ AS $function$
   select i.tenant_id, i.id, i.item_status_id, i.default_item_id, i.category_id, i.brand_id,
          lower(i.title), i.date_added, i.rating,
          i.facet_tag_ids, i.facet_value_ids, i.facet_price_type_ids, i.facet_prices,
-         i.search_vector || item_search_sample_marks(i.id),
-         setweight(to_tsvector('simple', search_fold(coalesce(i.title, '') || ' ' || coalesce(i.name, ''))), 'A')
+         item_search_scoped(i.tenant_id, i.search_vector || item_search_sample_marks(i.id)),
+         item_search_scoped(i.tenant_id,
+           setweight(to_tsvector('simple', search_fold(coalesce(i.title, '') || ' ' || coalesce(i.name, ''))), 'A'))
 $function$
 ;
 CREATE OR REPLACE FUNCTION public.item_search_rows_deleted()
@@ -1302,6 +1311,35 @@ CREATE OR REPLACE FUNCTION public.item_search_sample_marks(p_item integer)
 AS $function$
   select array_to_tsvector(array(select '~s' || k from generate_series(1, item_search_sample_level(p_item)) k))
 $function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_scoped(p_tenant integer, p_vector tsvector)
+ RETURNS tsvector
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select substr(replace(' ' || p_vector::text, ' ''', ' ''' || p_tenant || ' '), 2)::tsvector
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_scoped_query(p_tenant integer, p_query tsquery)
+ RETURNS tsquery
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  select regexp_replace(p_query::text, '''((?:[^'']|'''')*)''', '''' || p_tenant || ' \1''', 'g')::tsquery
+$function$
+;
+CREATE OR REPLACE FUNCTION public.item_search_typo_words(p_tenant integer, p_word text)
+ RETURNS SETOF text
+ LANGUAGE plpgsql
+ STABLE PARALLEL SAFE
+AS $function$
+begin
+  return query execute format(
+    'select s.word from item_search_words s
+      where s.tenant_id = %s and s.word %% %L and s.word <> %L and s.word ~ ''^[[:alpha:]]+$''
+        and levenshtein_less_equal(s.word, %L, 1) <= 1',
+    p_tenant, p_word, p_word, p_word);
+end $function$
 ;
 CREATE OR REPLACE FUNCTION public.item_search_words_from_new_rows()
  RETURNS trigger

@@ -38,10 +38,15 @@ afterAll(() => Promise.all([legacy.close(), partial.close(), fresh.handle.close(
  */
 /**
  * Derived copies that a migration rewrites on purpose, compared without what it added: the
- * narrow search rows' vectors gain the sample marks '~s1'…'~s10' (migration 0260).
+ * narrow search rows' vectors gain the sample marks '~s1'…'~s10' (migration 0260) and their
+ * lexemes the tenant ('7 lamp', migration 0262).
  */
+const unscoped = (column: string) =>
+  `substr(replace(' ' || t.${column}::text, ' ''' || t.tenant_id || ' ', ' '''), 2)::tsvector`;
 const DERIVED: Record<string, string> = {
-  item_search_rows: ` || jsonb_build_object('search_vector', ts_delete(t.search_vector, array(select '~s' || k from generate_series(1, 10) k))::text)`,
+  item_search_rows: ` || jsonb_build_object(
+    'search_vector', ts_delete(${unscoped('search_vector')}, array(select '~s' || k from generate_series(1, 10) k))::text,
+    'title_vector', ${unscoped('title_vector')}::text)`,
 };
 
 async function rowsOfEveryTable(

@@ -27,11 +27,17 @@ const MAX_LEVEL = 10;
 export const SAMPLE_MATCHES = 2500;
 
 /**
- * How many matches in the 1/64 sample make a query estimated without counting to the limit:
- * twice its share of the limit. A query with at most the limit of matches would need far more
- * of them in the sample than a hash of the ids gives (at most half of this, on average).
+ * How many matches in the 1/64 sample make a query estimated without counting to the limit: its
+ * share of the limit and six standard deviations more (132 of a limit of 5,000). A query with at
+ * most the limit of matches has a binomial count there, of mean at most the share: at exactly
+ * the limit, it reaches the bound once in 76 million (1.3e-8; rarer with fewer matches), and is
+ * then only flagged as estimated.
+ * Twice the share, the bound until now, sent queries of up to twice the limit to counting first.
  */
-export const directEstimate = (limit: number) => Math.ceil((2 * limit) / 2 ** PROBE_LEVEL);
+export function directEstimate(limit: number): number {
+  const share = limit / 2 ** PROBE_LEVEL;
+  return Math.ceil(share + 6 * Math.sqrt(share));
+}
 
 /** The sample level whose sample holds between SAMPLE_MATCHES and twice as many matches. */
 export function sampleLevel(limit: number, probe: number): number {
@@ -57,15 +63,16 @@ export function buildEstimate(
   const q = `${bind(query)}::tsquery`;
   const filters = searchFilters(c, bind);
   const base = filters.conditions.join(' and ');
+  const textBase = filters.textScanConditions.join(' and ');
   const ctes: string[] = [];
-  const sampled = level === 0 ? q : `(${q} && '~s${level}'::tsquery)`;
+  const sampled = level === 0 ? q : `(${q} && item_search_mark($1, ${level}))`;
   ctes.push(
     `sample as materialized (select s.item_id as id, s.category_id, s.brand_id, (s.title_vector @@ ${q}) as in_title${facetColumns(
       c,
     )
       .map((column) => `, ${column}`)
       .join('')}
-       from item_search_rows s where ${base} and s.search_vector @@ ${sampled})`,
+       from item_search_rows s where ${textBase} and s.search_vector @@ ${sampled})`,
     `tiers as (select count(*) filter (where in_title) * ${2 ** level} as title,
                       count(*) filter (where not in_title) * ${2 ** level} as other,
                       count(*) * ${2 ** level} as total from sample)`,

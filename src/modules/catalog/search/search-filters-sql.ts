@@ -29,6 +29,14 @@ export function textQuery(c: SearchCriteria, bind: StatementParams['bind']): str
 export interface SearchFilters {
   /** Conditions on `s`, tenant first, without the text criterion. */
   conditions: string[];
+  /**
+   * The same conditions for a scan that finds its rows by the text index. Its query names the
+   * tenant in every word (migration 0262), so the tenant condition there is a check only, written
+   * so that the planner cannot AND a B-tree on tenant_id to the GIN scan: with a query it does
+   * not know when it plans (built in the statement), it would read all the tenant's entries
+   * (100k for a 100k-item catalog, 2.5 ms) to cut a few hundred matches.
+   */
+  textScanConditions: string[];
   /** Nothing beyond status and variant: the total can be read from item_search_counts. */
   onlyStatusAndVariant: boolean;
   /** The CategoryId filter's parameter: the category navigation stops there. */
@@ -82,6 +90,7 @@ export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']):
     );
   return {
     conditions: where,
+    textScanConditions: ['s.tenant_id + 0 = $1', ...where.slice(1)],
     onlyStatusAndVariant: where.length === statusAndVariant,
     ...(categoryParam ? { categoryParam } : {}),
   };

@@ -1,6 +1,5 @@
 // Builds the one SQL statement of an item search: the matching items (from the narrow search
-// rows, tenant first, text through the GIN index on (tenant_id, search_vector, title_vector)),
-// their count, one ordered page of their stored JSON documents and, when asked for, the
+// rows, tenant first, text through the GIN index on their tenant-scoped vectors), their count, one ordered page of their stored JSON documents and, when asked for, the
 // navigation counts, all over the same matching set. A text search with an exact limit counts
 // at most that many matches: over it, the statement answers only so, and the service sends the
 // estimating statement (search-estimate-sql.ts), which counts a sample.
@@ -76,7 +75,7 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     textConditions.push('s.search_vector @@ q.q');
   }
   const filters = searchFilters(c, bind);
-  const where = [...filters.conditions, ...textConditions];
+  const where = [...(text ? filters.textScanConditions : filters.conditions), ...textConditions];
   // Without text or other filters the total is read from item_search_counts.
   const counter = c.words === undefined && filters.onlyStatusAndVariant;
   if (bounded) {
@@ -84,7 +83,7 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     // 0260) and their rows alone: broad enough, and the matches are not gathered at all.
     ctes.push(
       `probe as (select count(*)::int as n from item_search_rows s
-                  where ${filters.conditions.join(' and ')} and s.search_vector @@ ((select q from q) && '~s${PROBE_LEVEL}'::tsquery))`,
+                  where ${filters.textScanConditions.join(' and ')} and s.search_vector @@ ((select q from q) && item_search_mark($1, ${PROBE_LEVEL})))`,
     );
     where.push(`(select n from probe) < ${directEstimate(exactLimit)}`);
   }

@@ -54,8 +54,9 @@ async function drift(tenant: number) {
                is distinct from
                (i.item_status_id, i.default_item_id, i.category_id, i.brand_id, lower(i.title), i.date_added, i.rating,
                 i.facet_tag_ids, i.facet_value_ids, i.facet_price_type_ids, i.facet_prices,
-                i.search_vector || item_search_sample_marks(i.id),
-                setweight(to_tsvector('simple', search_fold(coalesce(i.title, '') || ' ' || coalesce(i.name, ''))), 'A'))) as stale,
+                item_search_scoped(i.tenant_id, i.search_vector || item_search_sample_marks(i.id)),
+                item_search_scoped(i.tenant_id,
+                  setweight(to_tsvector('simple', search_fold(coalesce(i.title, '') || ' ' || coalesce(i.name, ''))), 'A')))) as stale,
        (select count(*)::int from item_search_rows s
          where s.tenant_id = $1
            and not exists (select 1 from items i where i.tenant_id = s.tenant_id and i.id = s.item_id)) as orphans,
@@ -221,5 +222,74 @@ describe('item_search_rows and item_search_counts follow every write', () => {
     );
     expect(await drift(row!.id)).toEqual({ missing: 0, stale: 0, orphans: 0, counts: 0 });
     expect((await searchOk(api, other, { Take: 10 })).TotalItemCount).toBe(1);
+  });
+});
+
+// Migration 0262: every lexeme of a narrow row names its tenant, and so does every query.
+describe('tenant-scoped words', () => {
+  const query = async <T>(sql: string, params: unknown[] = []) =>
+    (await api.database.handle.query<T & Record<string, unknown>>(sql, params))[0]!;
+
+  it('prefix every lexeme with the tenant, keeping its positions and weights', async () => {
+    // Quotes, backslashes, colons and digits in words: the text form quotes and escapes them.
+    const text = `O'Brien's "lamp" C:\\Lamps\\old 2.5kg it''s a:b:c ~s1 ${'word '.repeat(3)}`;
+    const row = await query<{ same: boolean; scoped: string; plain: string }>(
+      `with v as (select setweight(to_tsvector('simple', search_fold($1)), 'B') as v)
+       select (select array_agg((lexeme, positions, weights) order by lexeme)
+                 from unnest(item_search_scoped(7, v))) =
+              (select array_agg(('7 ' || lexeme, positions, weights) order by '7 ' || lexeme)
+                 from unnest(v)) as same,
+              item_search_scoped(7, v)::text as scoped, v::text as plain
+         from v`,
+      [text],
+    );
+    expect(row.plain).toContain("'");
+    expect(row.same).toBe(true);
+    const empty = await query<{ v: string }>(
+      `select item_search_scoped(7, ''::tsvector)::text as v`,
+    );
+    expect(empty.v).toBe('');
+  });
+
+  it('scope every lexeme of a query, whatever its operators', async () => {
+    const cases: [string, string][] = [
+      [`'lamp'`, `'7 lamp'`],
+      [`'lamp':* & !'red'`, `'7 lamp':* & !'7 red'`],
+      [`'lamp' <-> 'shade' | 'o''brien':AB`, `'7 lamp' <-> '7 shade' | '7 o''brien':AB`],
+      [`('a\\\\b' | 'x:y') & '~s6'`, `( '7 a\\\\b' | '7 x:y' ) & '7 ~s6'`],
+    ];
+    for (const [plain, scoped] of cases) {
+      const row = await query<{ q: string; expected: string }>(
+        `select item_search_scoped_query(7, $1::tsquery)::text as q, $2::tsquery::text as expected`,
+        [plain, scoped],
+      );
+      expect(row.q).toBe(row.expected);
+    }
+    const mark = await query<{ q: string }>(`select item_search_mark(7, 6)::text as q`);
+    expect(mark.q).toBe(`'7 ~s6'`);
+  });
+
+  it('find only the tenant’s own rows, even without a tenant condition', async () => {
+    const title = 'Quixotic Zephyr lantern';
+    const mine = await createItem(api, acme, { Title: title });
+    const theirs = await createItem(api, other, { Title: title });
+    const [otherRow] = await api.database.handle.query<{ id: number }>(
+      'select id from tenants where name = $1',
+      [other.name],
+    );
+    for (const [tenant, item, foreign] of [
+      [tenantId, mine.Id, theirs.Id],
+      [otherRow!.id, theirs.Id, mine.Id],
+    ] as const) {
+      const rows = await api.database.handle.query<{ item_id: number }>(
+        `select item_id from item_search_rows
+          where search_vector @@ item_search_query($1, array['quixotic', 'zephyr'], true, false, false, '')`,
+        [tenant],
+      );
+      expect(rows.map((r) => r.item_id)).toEqual([item]);
+      expect(rows.map((r) => r.item_id)).not.toContain(foreign);
+    }
+    const found = await searchOk(api, acme, { Query: 'quixotic zephyr', Take: 10 });
+    expect(found.Items.map((i) => i.Id)).toEqual([mine.Id]);
   });
 });

@@ -74,13 +74,14 @@ describe('POST /private/catalog/items: prefixes, typos and accents', () => {
       expect(await text('lamp')).toHaveLength(3);
       expect(await text('lamp2')).toEqual([lamps[1]]);
       expect(await text('lampsh')).toEqual([lamps[0]]);
+      // The query's words name the tenant, as its rows' words do (migration 0262).
       const built = async (word: string) => {
-        const [row] = await api.database.handle.query<{ q: string }>(
-          `select item_search_query(t.id, array[$2], true, false, false, '')::text as q
+        const [row] = await api.database.handle.query<{ q: string; t: number }>(
+          `select item_search_query(t.id, array[$2], true, false, false, '')::text as q, t.id as t
            from tenants t where t.name = $1`,
           [acme.name, word],
         );
-        return row!.q;
+        return row!.q.replaceAll(`'${row!.t} `, "'");
       };
       expect(await built('lamp')).toBe("'lamp' | 'lamp2000' | 'lamplighter' | 'lampshade'");
       expect(await built('lam')).toBe("'lam':*");
