@@ -1,6 +1,7 @@
 // Builds the one SQL statement of an item search: the matching items (from the narrow search
-// rows, tenant first, text through the GIN index on their tenant-scoped vectors), their count, one ordered page of their stored JSON documents and, when asked for, the
-// navigation counts, all over the same matching set. A text search with an exact limit counts
+// rows, tenant first, text through the GIN index on their tenant-scoped vectors), their count,
+// one ordered page of their stored JSON documents and, when asked for, the navigation counts,
+// all over the same matching set. A text search with an exact limit counts
 // at most that many matches: over it, the statement answers only so, and the service sends the
 // estimating statement (search-estimate-sql.ts), which counts a sample.
 // Every value is a bind parameter; only the shape of the statement varies with the criteria.
