@@ -1,9 +1,9 @@
 // Builds the one SQL statement of an item search: the matching items (from the narrow search
 // rows, tenant first, text through the GIN index on their tenant-scoped vectors), their count,
 // one ordered page of their stored JSON documents and, when asked for, the navigation counts,
-// all over the same matching set. A text search with an exact limit counts
-// at most that many matches: over it, the statement answers only so, and the service sends the
-// estimating statement (search-estimate-sql.ts), which counts a sample.
+// all over the same matching set. A text search with an exact limit counts at most that many
+// matches: over it, the statement answers only so, and the service sends the estimating
+// statement (search-estimate-sql.ts), which counts a sample.
 // Every value is a bind parameter; only the shape of the statement varies with the criteria.
 import { DEFAULT_IMAGES, pageDocuments, referenceChecks } from './search-answer-sql.ts';
 import { directEstimate, PROBE_LEVEL } from './search-estimate-sql.ts';
@@ -59,8 +59,9 @@ export interface SearchStatement {
 
 /**
  * @param exactLimit a text search counts every match up to this many. Above it, the statement
- *   answers `over` (and no page nor navigation), with the text query (`query`) and the sample
- *   level (`level`) that the estimating statement (search-estimate-sql.ts) goes on with.
+ *   answers `over` (and no page nor navigation), with the text query (`query`) and the count of
+ *   its 1/64 sample (`probe`), from which the service chooses the estimating statement's sample
+ *   level (search-estimate-sql.ts `sampleLevel`).
  */
 export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchStatement {
   const { params, bind } = statementParams(c.tenantId);
