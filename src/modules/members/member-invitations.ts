@@ -150,7 +150,7 @@ export class MemberInvitations {
     const [rows, [total]] = await Promise.all([
       this.db.query<InvitationRow>(
         `select ${COLUMNS} from member_invitations where tenant_id = $1
-          order by created_at, id offset $2 limit $3`,
+          order by created_seq offset $2 limit $3`,
         [tenantId, paging.skip, paging.take],
       ),
       this.db.query<{ n: number }>(

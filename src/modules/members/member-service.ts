@@ -100,7 +100,7 @@ export class MemberService {
     const [rows, [total]] = await Promise.all([
       this.db.query<MemberRow>(
         `select ${COLUMNS} from members where tenant_id = $1
-          order by created_at, id offset $2 limit $3`,
+          order by created_seq offset $2 limit $3`,
         [tenantId, paging.skip, paging.take],
       ),
       this.db.query<{ n: number }>('select count(*)::int as n from members where tenant_id = $1', [

@@ -79,7 +79,7 @@ export class AppService {
     const [rows, [total]] = await Promise.all([
       this.db.query<AppRow>(
         `select ${APP_COLUMNS} from oauth_apps where tenant_id = $1
-          order by created_at, id offset $2 limit $3`,
+          order by created_seq offset $2 limit $3`,
         [tenantId, paging.skip, paging.take],
       ),
       this.db.query<{ n: number }>(

@@ -226,6 +226,22 @@ describe('GET /management/security/members/invitations', () => {
     ]);
   });
 
+  it('keeps creation order when the database clock stepped back between two invitations', async () => {
+    const tenant = await api.createTenant('clock-step');
+    await invite(api, tenant, 'earlier@clock.example');
+    await invite(api, tenant, 'later@clock.example');
+    const tenantId = (await api.services.tenants.findByName(tenant.name))!.id;
+    await api.database.handle.query(
+      `update member_invitations set created_at = created_at - interval '1 hour'
+        where tenant_id = $1 and email = $2`,
+      [tenantId, 'later@clock.example'],
+    );
+    expect((await openInvitations(tenant)).map((i) => i.Email)).toEqual([
+      'earlier@clock.example',
+      'later@clock.example',
+    ]);
+  });
+
   it("never lists another tenant's invitations", async () => {
     await invite(api, globex, 'globex-only@example.com');
     const emails = (await openInvitations(acme)).map((i) => i.Email);

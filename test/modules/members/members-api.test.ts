@@ -170,6 +170,22 @@ describe('GET /management/security/members', () => {
     expectNoSecrets(first.body);
   });
 
+  it('keeps creation order when the database clock stepped back between two members', async () => {
+    const tenant = await api.createTenant('clock-step');
+    await createMember(api, tenant, 'made-first', ['analyst']);
+    const later = await createMember(api, tenant, 'made-second', ['analyst']);
+    await api.database.handle.query(
+      `update members set created_at = created_at - interval '1 hour' where id = $1`,
+      [later.Id],
+    );
+    const response = await api.call({ url: BASE, tenant });
+    expect(response.json<{ Results: MemberJson[] }>().Results.map((m) => m.Username)).toEqual([
+      'owner',
+      'made-first',
+      'made-second',
+    ]);
+  });
+
   it.each(['skip=-1', 'take=0', 'take=1001', 'take=abc'])('answers 400 for %s', async (query) => {
     const response = await api.call({ url: `${BASE}?${query}`, tenant: acme });
     expect(response.statusCode).toBe(400);

@@ -131,6 +131,24 @@ describe('GET /management/oauth/apps', () => {
     expect(again).toEqual(all);
   });
 
+  it('keeps creation order when the database clock stepped back between two creations', async () => {
+    const stepped = await api.createTenant('clock-step');
+    const first = await createApp(api, stepped, 1, 'Made first');
+    const second = await createApp(api, stepped, 1, 'Made second');
+    // A virtual machine resynchronising its clock: the later app's reading is the earlier one.
+    await api.database.handle.query(
+      `update oauth_apps set created_at = created_at - interval '1 hour'
+        where tenant_id = (select tenant_id from oauth_apps where id = $1) and id = $1`,
+      [second.ApplicationId],
+    );
+    const response = await api.call({ url: APPS, tenant: stepped });
+    expect(response.json<{ Results: AppJson[] }>().Results.map((a) => a.ApplicationId)).toEqual([
+      stepped.appId,
+      first.ApplicationId,
+      second.ApplicationId,
+    ]);
+  });
+
   it('answers a page past the end with 200 and Results []', async () => {
     const response = await api.call({ url: `${APPS}?skip=6`, tenant });
     expect(response.statusCode).toBe(200);
