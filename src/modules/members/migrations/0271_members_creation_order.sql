@@ -1,7 +1,8 @@
 -- Members and invitations are listed in creation order (docs/api.md). They were ordered by
--- created_at, the database clock's reading: a clock stepped back (a virtual machine
--- resynchronised) put a row made later before one made earlier. A sequence only grows, whatever
--- the clock does. Existing rows are numbered in the order the lists showed them.
+-- created_at, the database clock's reading, then by the random id: the embedded database's clock
+-- reads whole milliseconds, so two rows made in one millisecond came in either order, and a clock
+-- set back put a later row first. A sequence only grows, whatever the clock does. Existing rows
+-- are numbered in the order the lists showed them.
 alter table members add column created_seq bigint;
 update members m set created_seq = o.n
   from (select tenant_id, id, row_number() over (order by created_at, id) as n from members) o

@@ -1,8 +1,8 @@
--- The apps' list is in creation order (docs/api.md). It was ordered by created_at, which is the
--- database clock's reading: a clock stepped back (a virtual machine resynchronised) put an app
--- made later before one made earlier. A sequence only grows, whatever the clock does. Existing
--- apps are numbered in the order the list showed them; numbering them changes no app, so it is
--- not an event.
+-- The apps' list is in creation order (docs/api.md). It was ordered by created_at, the database
+-- clock's reading, then by the random id: the embedded database's clock reads whole milliseconds,
+-- so two apps made in one millisecond came in either order (CI saw it), and a clock set back put
+-- a later app first. A sequence only grows, whatever the clock does. Existing apps are numbered
+-- in the order the list showed them; numbering them changes no app, so it is not an event.
 alter table oauth_apps add column created_seq bigint;
 alter table oauth_apps disable trigger oauth_apps_events_updated;
 update oauth_apps a set created_seq = o.n
