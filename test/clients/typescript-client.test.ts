@@ -1088,11 +1088,23 @@ describe('analytics and configuration', () => {
       client.POST('/management/analytics/trending', { params: { query: { date: day } } }),
     );
     expect(trending.Date).toBe(day);
-    const top = await ok(
-      client.GET('/private/analytics/trendingitems', { params: { query: { take: 5 } } }),
+    // The run is a job: its records appear when it ends. Today's view and like of the item, at
+    // the doubled weights (2 and 6), decayed by at most one day's half-life.
+    const top = await eventually(
+      'the trending run of today',
+      async () =>
+        ok(client.GET('/private/analytics/trendingitems', { params: { query: { take: 5 } } })),
+      (state) => (state.Date === day ? state : undefined),
     );
-    // The day's run recorded no TrendingItem (no item had actions): no computed day yet.
-    expect(top).toEqual({ Date: null, OADate: null, Items: [] });
+    expect(top).toMatchObject({
+      OADate: today,
+      Items: [
+        { ItemId: itemId, ItemTitle: null, TotalActionCount: 2, TotalActionTypeImpactValue: 8 },
+      ],
+    });
+    const score = present(top.Items[0], 'the trending item').TotalTimeImpactValue;
+    expect(score).toBeGreaterThanOrEqual(4);
+    expect(score).toBeLessThan(8);
   });
 });
 
