@@ -5,17 +5,17 @@ import { signOut, type Session } from './auth.ts';
 import { focusLater, Loading } from './components.tsx';
 import { navigate, useRoute } from './router.ts';
 import { AccessContext, accessOf, type Area } from './session.tsx';
-import { DashboardPage } from './pages/DashboardPage.tsx';
-import { ItemsPage } from './pages/ItemsPage.tsx';
+import { DashboardPage } from './pages/dashboard/DashboardPage.tsx';
+import { ItemsPage } from './pages/items/ItemsPage.tsx';
 
 // Pages other than the first two load on demand, so opening the console fetches less.
-const ItemEditorPage = lazy(() => import('./pages/item-editor/ItemEditorPage.tsx'));
-const CategoriesPage = lazy(() => import('./pages/CategoriesPage.tsx'));
-const CatalogListsPage = lazy(() => import('./pages/CatalogListsPage.tsx'));
-const StoresPage = lazy(() => import('./pages/StoresPage.tsx'));
-const AppsPage = lazy(() => import('./pages/AppsPage.tsx'));
-const EndpointPage = lazy(() => import('./pages/EndpointPage.tsx'));
-const MembersPage = lazy(() => import('./pages/MembersPage.tsx'));
+const ItemEditorPage = lazy(() => import('./pages/items/editor/ItemEditorPage.tsx'));
+const CategoriesPage = lazy(() => import('./pages/categories/CategoriesPage.tsx'));
+const CatalogListsPage = lazy(() => import('./pages/catalog-lists/ListPage.tsx'));
+const StoresPage = lazy(() => import('./pages/stores/StoresPage.tsx'));
+const AppsPage = lazy(() => import('./pages/apps/AppsPage.tsx'));
+const EndpointPage = lazy(() => import('./pages/endpoint/EndpointPage.tsx'));
+const MembersPage = lazy(() => import('./pages/members/MembersPage.tsx'));
 const ImportPage = lazy(() => import('./pages/bulk/ImportPage.tsx'));
 const ExportPage = lazy(() => import('./pages/bulk/ExportPage.tsx'));
 
@@ -110,7 +110,9 @@ export function App({ session }: { session: Session }) {
         Skip to content
       </a>
       <header className="top">
-        <span className="brand">Back office console</span>
+        <span className="brand">
+          Back office<span className="brand-more"> console</span>
+        </span>
         <span className="who">{access.who}</span>
         <button type="button" onClick={() => void leave()}>
           Sign out

@@ -1,20 +1,21 @@
 // The stores on a map of the world (world.ts: Natural Earth's countries shipped with the console,
-// no tiles, works offline). Pan and zoom with the mouse (drag, wheel), a finger (drag, pinch),
-// the buttons + and −, or the keyboard on the focused map (arrows, + and −, 0 for every store).
-// Each store is a button named after it and its devices; stores that would be drawn on top of
-// each other are one cluster button with their count, which zooms in on them (or lists them when
-// they stand at one place). With `pick`, a click on the map (or Enter on the focused map, for its
-// centre) gives a position: the store form's latitude and longitude.
+// no tiles, works offline), the countries named. Pan and zoom with the mouse (drag, wheel), a
+// finger (drag, pinch; map-gestures.ts), the buttons + and −, or the keyboard on the focused map
+// (arrows, + and −, 0 for every store). Each store is a button named after it and its devices,
+// its name written beside it; stores that would be drawn on top of each other are one cluster
+// button with their count, which zooms in on them (or lists them when they stand at one place).
+// The view fits every store at first, and again when the stores change while the person has not
+// moved the map by hand. With `pick`, a click on the map (or Enter on the focused map, for its
+// centre) gives a position: the store form's latitude and longitude; a click at a coarse zoom
+// also zooms in around it, so that the next click can place it precisely.
 import {
   useEffect,
   useId,
   useImperativeHandle,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
   type KeyboardEvent,
-  type PointerEvent,
   type Ref,
 } from 'react';
 import {
@@ -27,7 +28,6 @@ import {
   fromPlane,
   separableAt,
   toPlane,
-  zoomAt,
   zoomLimits,
   type Cluster,
   type LonLat,
@@ -35,6 +35,9 @@ import {
   type Size,
   type View,
 } from './map-geometry.ts';
+import { MapLabels } from './MapLabels.tsx';
+import { MapMarker, PlaceList, plural } from './MapMarker.tsx';
+import { useFrameSize, useMapGestures } from './map-gestures.ts';
 import { loadWorld, type WorldShapes } from './world.ts';
 import './store-map.css';
 
@@ -59,37 +62,31 @@ interface StoreMapProps {
   onSelect: (id: number) => void;
   /** Picking a position: what for ("the new store"), the current one, and where it goes. */
   pick?: { what: string; at: LonLat | undefined; onPick: (at: LonLat) => void } | undefined;
+  /** The person points with a finger: the words say tap and pinch. */
+  touch?: boolean;
   ref?: Ref<StoreMapHandle>;
 }
 
-/** Zoom steps of the buttons and keys, and of the wheel per 100 px of scrolling. */
+/** Zoom step of the buttons and keys. */
 const ZOOM_STEP = 2;
-const WHEEL_STEP = 1.25;
 /** Arrow keys move the map by this many pixels. */
 const PAN_STEP = 80;
-/** A pointer that moves less than this between press and release clicked. */
-const CLICK_SLOP = 5;
+/**
+ * A click picks a position to about the width of a pixel: coarser than the world this wide
+ * (about 600 m a pixel), a click also zooms in around the point, by PICK_ZOOM.
+ */
+const PRECISE_WORLD_PIXELS = 2 ** 16;
+const PICK_ZOOM = 4;
 /** The first view and "Show all stores" zoom in no further than the world this wide (a country, its coasts and borders in view). */
 const FIT_WORLD_PIXELS = 2 ** 15;
 /** Room around the stores when the map shows them all (a marker's label fits). */
 const FIT_PAD = 48;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** Rounded to 5 decimals (about a metre), as the form shows it. */
 const rounded = (value: number) => Math.round(value * 1e5) / 1e5;
 
-function storeLabel(store: MapStore): string {
-  return `${store.name}: ${plural(store.devices, 'device')}`;
-}
-
-function namesOf(stores: MapStore[]): string {
-  const names = stores.slice(0, 3).map((s) => s.name);
-  const more = stores.length - names.length;
-  return more > 0 ? `${names.join(', ')} and ${more} more` : names.join(', ');
-}
-
-export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: StoreMapProps) {
+export function StoreMap(props: StoreMapProps) {
+  const { stores, loaded, selectedId, onSelect, pick, touch = false, ref } = props;
   const frame = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState<Size>({ width: 0, height: 0 });
   const [view, setView] = useState<View | null>(null);
@@ -101,12 +98,8 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
   const markers = useRef(new Map<number, HTMLButtonElement>());
   /** A store whose marker takes the focus once drawn (after a cluster zoomed in). */
   const focusStore = useRef<number | null>(null);
-  const gesture = useRef<{
-    pointers: Map<number, Point>;
-    start?: { at: Point; view: View; moved: boolean };
-    pinch?: { distance: number; middle: Point; view: View };
-    dragged: boolean;
-  }>({ pointers: new Map(), dragged: false });
+  /** The view is the fit of every store (not moved by hand since): it follows them. */
+  const fitted = useRef(true);
   const helpId = useId();
 
   const points = useMemo(
@@ -126,42 +119,23 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
     };
   }, []);
 
-  // The map's size follows its frame (CSS gives it); the centre stays where it was.
-  const sizeNow = useRef(size);
-  useLayoutEffect(() => {
-    const element = frame.current;
-    if (!element) return;
-    const measure = () => {
-      const previous = sizeNow.current;
-      const next = { width: element.clientWidth, height: element.clientHeight };
-      // A frame not laid out (hidden, detached) keeps the last view.
-      if (next.width === 0 || next.height === 0) return;
-      if (previous.width === next.width && previous.height === next.height) return;
-      sizeNow.current = next;
-      setSize(next);
-      setView((old) => {
-        if (!old || previous.width === 0) return old;
-        const centre = {
-          x: (previous.width / 2 - old.x) / old.k,
-          y: (previous.height / 2 - old.y) / old.k,
-        };
-        return centreOn(centre, old.k * (next.width / previous.width), next);
-      });
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  useFrameSize(frame, setSize, setView);
 
   const fitMax = (s: Size) => Math.max(zoomLimits(s).min, FIT_WORLD_PIXELS / PLANE);
-  const showAll = () => setView(fitView(points, size, FIT_PAD, fitMax(size)));
+  const showAll = () => {
+    fitted.current = true;
+    setView(fitView(points, size, FIT_PAD, fitMax(size)));
+  };
 
-  // The first view shows every store.
+  // The first view shows every store; so does the view after the stores changed (one added,
+  // moved, deleted), unless the person moved the map by hand meanwhile.
   useEffect(() => {
-    if (view === null && loaded && size.width > 0)
-      setView(fitView(points, size, FIT_PAD, fitMax(size)));
-  }, [view, loaded, size, points]);
+    if (!loaded || size.width === 0 || (view !== null && !fitted.current)) return;
+    setView(fitView(points, size, FIT_PAD, fitMax(size)));
+  }, [loaded, size.width === 0, points]);
+  const moved = () => {
+    fitted.current = false;
+  };
 
   const screenOf = (p: Point, v: View): Point => ({ x: p.x * v.k + v.x, y: p.y * v.k + v.y });
   const planeOf = (s: Point, v: View): Point => ({ x: (s.x - v.x) / v.k, y: (s.y - v.y) / v.k });
@@ -224,38 +198,6 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
     [size],
   );
 
-  const zoomBy = (factor: number, at?: Point) =>
-    setView((old) =>
-      old ? zoomAt(old, factor, at?.x ?? size.width / 2, at?.y ?? size.height / 2, size) : old,
-    );
-  const panBy = (dx: number, dy: number) =>
-    setView((old) => (old ? clampView({ ...old, x: old.x + dx, y: old.y + dy }, size) : old));
-
-  // The wheel zooms around the pointer (a listener of its own: React's wheel handler cannot
-  // stop the page from scrolling).
-  const wheelState = useRef({ size, zoomBy });
-  wheelState.current = { size, zoomBy };
-  useEffect(() => {
-    const element = frame.current;
-    if (!element) return;
-    const onWheel = (event: WheelEvent) => {
-      event.preventDefault();
-      const box = element.getBoundingClientRect();
-      const pixels = event.deltaY * (event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? 400 : 1);
-      wheelState.current.zoomBy(WHEEL_STEP ** (-pixels / 100), {
-        x: event.clientX - box.left,
-        y: event.clientY - box.top,
-      });
-    };
-    element.addEventListener('wheel', onWheel, { passive: false });
-    return () => element.removeEventListener('wheel', onWheel);
-  }, []);
-
-  const pointOf = (event: { clientX: number; clientY: number }): Point => {
-    const box = frame.current!.getBoundingClientRect();
-    return { x: event.clientX - box.left, y: event.clientY - box.top };
-  };
-
   const place = (at: Point) => {
     if (!pick || !view) return;
     const onPlane = planeOf(at, view);
@@ -263,85 +205,27 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
     if (onPlane.y < 0 || onPlane.y > PLANE) return;
     const position = fromPlane(onPlane);
     pick.onPick({ lon: rounded(position.lon), lat: rounded(position.lat) });
-  };
-
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    if (!view || (event.pointerType === 'mouse' && event.button !== 0)) return;
-    const g = gesture.current;
-    g.pointers.set(event.pointerId, pointOf(event));
-    g.dragged = false;
-    if (g.pointers.size === 1) {
-      g.start = { at: pointOf(event), view, moved: false };
-      g.pinch = undefined;
-    } else if (g.pointers.size === 2) {
-      const [a, b] = [...g.pointers.values()] as [Point, Point];
-      g.pinch = {
-        distance: Math.hypot(a.x - b.x, a.y - b.y) || 1,
-        middle: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 },
-        view,
-      };
-      g.start = undefined;
-      g.dragged = true;
+    // A pixel is kilometres wide here: zoom in around the point, for the next click (the map's
+    // own help, not a move by hand: the view still follows the stores once one is saved).
+    if (view.k * PLANE < PRECISE_WORLD_PIXELS) {
+      zoomBy(Math.min(PICK_ZOOM, PRECISE_WORLD_PIXELS / (view.k * PLANE)), at);
     }
   };
-
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    const g = gesture.current;
-    if (!g.pointers.has(event.pointerId)) return;
-    const here = pointOf(event);
-    g.pointers.set(event.pointerId, here);
-    if (g.pinch && g.pointers.size >= 2) {
-      const [a, b] = [...g.pointers.values()] as [Point, Point];
-      const distance = Math.hypot(a.x - b.x, a.y - b.y) || 1;
-      const middle = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-      const { view: from } = g.pinch;
-      const zoomed = zoomAt(
-        from,
-        distance / g.pinch.distance,
-        g.pinch.middle.x,
-        g.pinch.middle.y,
-        size,
-      );
-      setView(
-        clampView(
-          {
-            ...zoomed,
-            x: zoomed.x + middle.x - g.pinch.middle.x,
-            y: zoomed.y + middle.y - g.pinch.middle.y,
-          },
-          size,
-        ),
-      );
-      return;
-    }
-    const start = g.start;
-    if (!start) return;
-    const dx = here.x - start.at.x;
-    const dy = here.y - start.at.y;
-    if (!start.moved && Math.hypot(dx, dy) < CLICK_SLOP) return;
-    if (!start.moved) {
-      start.moved = true;
-      g.dragged = true;
-      frame.current?.setPointerCapture(event.pointerId);
-    }
-    setView(clampView({ ...start.view, x: start.view.x + dx, y: start.view.y + dy }, size));
+  const { handlers, zoomBy, dragged } = useMapGestures({
+    frame,
+    view,
+    size,
+    setView,
+    onMoved: moved,
+    onClick: place,
+  });
+  const panBy = (dx: number, dy: number) => {
+    moved();
+    setView((old) => (old ? clampView({ ...old, x: old.x + dx, y: old.y + dy }, size) : old));
   };
-
-  const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
-    const g = gesture.current;
-    if (!g.pointers.delete(event.pointerId)) return;
-    const start = g.start;
-    if (g.pointers.size === 0) {
-      g.start = undefined;
-      g.pinch = undefined;
-      // The click that follows a drag's release is not an activation; later ones are.
-      setTimeout(() => {
-        g.dragged = false;
-      }, 0);
-    }
-    if (event.type !== 'pointerup' || !start || start.moved) return;
-    // A click on the map itself (not on a marker or a button) places the picked position.
-    if (!(event.target as HTMLElement).closest('button')) place(pointOf(event));
+  const zoomByHand = (factor: number) => {
+    moved();
+    zoomBy(factor);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -353,10 +237,10 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
       ArrowRight: () => panBy(-PAN_STEP, 0),
       ArrowUp: () => panBy(0, PAN_STEP),
       ArrowDown: () => panBy(0, -PAN_STEP),
-      '+': () => zoomBy(ZOOM_STEP),
-      '=': () => zoomBy(ZOOM_STEP),
-      '-': () => zoomBy(1 / ZOOM_STEP),
-      _: () => zoomBy(1 / ZOOM_STEP),
+      '+': () => zoomByHand(ZOOM_STEP),
+      '=': () => zoomByHand(ZOOM_STEP),
+      '-': () => zoomByHand(1 / ZOOM_STEP),
+      _: () => zoomByHand(1 / ZOOM_STEP),
       '0': showAll,
       ...(onMap && pick ? { Enter: () => place({ x: size.width / 2, y: size.height / 2 }) } : {}),
     };
@@ -370,7 +254,7 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
   };
 
   const activate = (cluster: Cluster) => {
-    if (gesture.current.dragged) return;
+    if (dragged()) return;
     const members = cluster.members.map((i) => points[i]!);
     if (members.length === 1) {
       onSelect(members[0]!.key);
@@ -391,6 +275,7 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
       y: (Math.min(...ys) + Math.max(...ys)) / 2,
     };
     focusStore.current = Math.min(...members.map((m) => m.key));
+    moved();
     setView(centreOn(middle, k, size));
   };
 
@@ -404,8 +289,9 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
     <div className="store-map">
       {pick && (
         <p className="map-hint" id={`${helpId}-pick`}>
-          Click the map to set the position of {pick.what}. With the keyboard: move the map with the
-          arrow keys, then press Enter on it to use its centre (marked by a cross).
+          {touch
+            ? `Tap the map to set the position of ${pick.what}; each tap far out also zooms in, so that the next one is precise.`
+            : `Click the map to set the position of ${pick.what}; each click far out also zooms in, so that the next one is precise. With the keyboard: move the map with the arrow keys, then press Enter on it to use its centre (marked by a cross).`}
         </p>
       )}
       <div className="map-controls" role="group" aria-label="Map controls">
@@ -413,7 +299,7 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
           type="button"
           aria-label="Zoom in"
           aria-disabled={atMax}
-          onClick={() => !atMax && zoomBy(ZOOM_STEP)}
+          onClick={() => !atMax && zoomByHand(ZOOM_STEP)}
         >
           +
         </button>
@@ -421,7 +307,7 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
           type="button"
           aria-label="Zoom out"
           aria-disabled={atMin}
-          onClick={() => !atMin && zoomBy(1 / ZOOM_STEP)}
+          onClick={() => !atMin && zoomByHand(1 / ZOOM_STEP)}
         >
           −
         </button>
@@ -439,19 +325,17 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
         data-zoom={view ? Math.round((view.k / limits.min) * 100) / 100 : undefined}
         aria-describedby={pick ? `${helpId} ${helpId}-pick` : helpId}
         onKeyDown={onKeyDown}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerUp}
-        onPointerCancel={onPointerUp}
+        {...handlers}
       >
         <svg aria-hidden="true" width={size.width} height={size.height}>
           <rect className="sea" width={size.width} height={size.height} />
           {view && world && (
-            <g transform={`translate(${view.x} ${view.y}) scale(${view.k})`}>
+            <g className="world" transform={`translate(${view.x} ${view.y}) scale(${view.k})`}>
               <path className="land" d={world.land} />
               <path className="borders" d={world.borders} />
             </g>
           )}
+          {view && world && <MapLabels labels={world.labels} view={view} size={size} />}
         </svg>
         <span className="crosshair" aria-hidden="true" />
         {pin && (
@@ -463,85 +347,48 @@ export function StoreMap({ stores, loaded, selectedId, onSelect, pick, ref }: St
         )}
         {visible.map(({ cluster, at }) => {
           const members = cluster.members.map((i) => byId.get(points[i]!.key)!);
-          const single = members.length === 1 ? members[0]! : undefined;
-          const selected = selectedId !== undefined && members.some((m) => m.id === selectedId);
-          const label = single
-            ? storeLabel(single)
-            : `${members.length} stores: ${namesOf(members)}. ${
-                separableAt(
-                  cluster.members.map((i) => points[i]!),
-                  limits.max,
-                )
-                  ? 'Zoom in'
-                  : 'List them'
-              }`;
-          const classes = [
-            'marker',
-            single ? (single.devices > 0 ? 'store with-devices' : 'store') : 'cluster',
-            selected ? 'selected' : '',
-          ];
+          const separable = separableAt(
+            cluster.members.map((i) => points[i]!),
+            limits.max,
+          );
           return (
-            <button
+            <MapMarker
               key={cluster.key}
-              type="button"
-              className={classes.join(' ').trim()}
-              aria-label={label}
-              data-store={single?.name}
-              data-stores={members.map((m) => m.id).join(' ')}
-              data-count={members.length}
-              ref={(element) => {
+              members={members}
+              at={at}
+              separable={separable}
+              selected={selectedId !== undefined && members.some((m) => m.id === selectedId)}
+              markerRef={(element) => {
                 if (element) markers.current.set(cluster.key, element);
                 else markers.current.delete(cluster.key);
               }}
-              style={{ transform: `translate(${at.x}px, ${at.y}px)` }}
-              onClick={() => activate(cluster)}
-            >
-              {/* The visible text, "Hamburg 2", is within the name "Hamburg: 2 devices". */}
-              {single && (
-                <span className="name" aria-hidden="true">
-                  {single.name}
-                </span>
-              )}{' '}
-              <span className="dot" aria-hidden="true">
-                {single ? (single.devices > 0 ? single.devices : '') : members.length}
-              </span>
-            </button>
+              onActivate={() => activate(cluster)}
+            />
           );
         })}
         {!world && !worldFailed && <span className="map-loading">Loading the map…</span>}
       </div>
       <p className="map-caption muted" id={helpId}>
         {ready ? `${plural(inView, 'store')} of ${stores.length} in view. ` : ''}
-        Blue dot: a store; red with a number: its devices; dark circle: several stores (activate it
-        to zoom in). Drag or use the arrow keys to move, the wheel, + or − to zoom, 0 to show all.
+        Blue dot: a store; red with a number: its devices; dark circle: several stores (
+        {touch ? 'tap' : 'activate'} it to zoom in).{' '}
+        {touch
+          ? 'Drag with a finger to move, pinch or + and − to zoom.'
+          : 'Drag or use the arrow keys to move, the wheel, + or − to zoom, 0 to show all.'}
         {worldFailed && ' The world map could not be loaded; the stores are drawn without it.'}{' '}
         <span className="credit">Map data: Natural Earth.</span>
       </p>
       {listed && (
-        <div className="map-list">
-          <h3 tabIndex={-1} ref={listHeading}>
-            {plural(listedStores.length, 'store')} at one place
-          </h3>
-          <ul>
-            {listedStores.map((store) => (
-              <li key={store.id}>
-                <button type="button" className="link" onClick={() => onSelect(store.id)}>
-                  {storeLabel(store)}
-                </button>
-              </li>
-            ))}
-          </ul>
-          <button
-            type="button"
-            onClick={() => {
-              const first = listed[0];
-              setListed(null);
-              if (first !== undefined) focusStore.current = first;
-            }}
-          >
-            Close the list
-          </button>
-        </div>
+        <PlaceList
+          stores={listedStores}
+          headingRef={listHeading}
+          onSelect={onSelect}
+          onClose={() => {
+            const first = listed[0];
+            setListed(null);
+            if (first !== undefined) focusStore.current = first;
+          }}
+        />
       )}
     </div>
   );

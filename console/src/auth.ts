@@ -3,6 +3,8 @@
 // sessionStorage: they end with the tab, and no other site can read them.
 import { createManagementClient, type paths } from '@omnichannel/management-client';
 
+/** Where the console is served (console/vite.config.ts base): its pages are paths under it. */
+export const CONSOLE_BASE = '/console/';
 const CLIENT_ID = 'console';
 const SESSION_KEY = 'console.session';
 const PENDING_KEY = 'console.signin';

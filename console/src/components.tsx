@@ -1,97 +1,22 @@
-// Small building blocks every page uses: loading data, running an action with its busy state
-// and error, labelled fields, the error banner, the pager and paged tables (lists of cards at
-// phone width), the progress bar, and moving the focus once an action's result is on screen.
+// Small building blocks every page uses: labelled fields (controlled; a form of the form hook
+// uses forms/fields.tsx), the error banner, the pager and paged tables (lists of cards at phone
+// width), the progress bar, and moving the focus once an action's result is on screen. Server
+// state is TanStack Query's (query.ts), forms react-hook-form's (forms/).
 import {
   useCallback,
   useEffect,
   useId,
-  useMemo,
   useRef,
-  useState,
   type ReactNode,
+  type Ref,
   type RefObject,
+  type SelectHTMLAttributes,
 } from 'react';
-import { explainFailure, type FieldLabels } from './error-messages.ts';
+import { explainFailure } from './error-messages.ts';
 
 /** A failure in plain words (error-messages.ts). */
 export function errorText(error: unknown): string {
   return explainFailure(error).message;
-}
-
-/** Loads data when `deps` change; `reload` loads again. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({
-    loading: true,
-  });
-  const [version, setVersion] = useState(0);
-  const stableLoad = useCallback(load, deps);
-  useEffect(() => {
-    let current = true;
-    setState((previous) => ({ ...previous, loading: true }));
-    stableLoad().then(
-      (data) => current && setState({ data, loading: false }),
-      (error: unknown) => current && setState({ error, loading: false }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [stableLoad, version]);
-  return { ...state, reload: () => setVersion((v) => v + 1) };
-}
-
-/**
- * Runs an async action; `busy` while it runs, `error` when it failed. The failure's field errors
- * go next to their fields (`fieldError(path)`, with the form's `labels`) and leave when the field
- * changes (`clearField(path)`); `message` is the banner's sentence, gone when no error is left.
- */
-export function useAction(labels: FieldLabels = {}) {
-  const [busy, setBusy] = useState(false);
-  const [error, setErrorState] = useState<unknown>();
-  const [cleared, setCleared] = useState<ReadonlySet<string>>(new Set());
-  const labelsKey = JSON.stringify(labels);
-  const explained = useMemo(
-    () => (error === undefined ? undefined : explainFailure(error, labels)),
-    // Labels are usually a literal written in the render: compared by value.
-    [error, labelsKey],
-  );
-  const setError = useCallback((failure: unknown) => {
-    setCleared(new Set());
-    setErrorState(failure);
-  }, []);
-  const run = useCallback(
-    async (action: () => Promise<unknown>): Promise<boolean> => {
-      setBusy(true);
-      setError(undefined);
-      try {
-        await action();
-        return true;
-      } catch (failure) {
-        setError(failure);
-        return false;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [setError],
-  );
-  const open = explained ? Object.keys(explained.fields).filter((path) => !cleared.has(path)) : [];
-  const fieldsWereAll = explained !== undefined && Object.keys(explained.fields).length > 0;
-  // Once every field error is fixed, the banner that spoke of them goes too.
-  const message =
-    explained === undefined || (fieldsWereAll && open.length === 0) ? undefined : explained.message;
-  return {
-    run,
-    busy,
-    error: message === undefined ? undefined : error,
-    setError,
-    message,
-    fieldError: (path: string): string | undefined =>
-      cleared.has(path) ? undefined : explained?.fields[path],
-    clearField: (path: string) => {
-      if (explained?.fields[path] !== undefined && !cleared.has(path))
-        setCleared((previous) => new Set([...previous, path]));
-    },
-  };
 }
 
 /** The banner: one sentence in plain words (a string is shown as is). */
@@ -128,7 +53,7 @@ interface FieldProps {
 }
 
 /** A field's error under it, tied to the control by aria-describedby. */
-function FieldError({ id, error }: { id: string; error?: string }) {
+export function FieldError({ id, error }: { id: string; error?: string }) {
   if (!error) return null;
   return (
     <p id={id} className="field-error">
@@ -180,6 +105,29 @@ interface SelectProps {
 }
 
 export function Select({ label, value, onChange, options, disabled, empty, error }: SelectProps) {
+  return (
+    <SelectBox
+      label={label}
+      options={options}
+      empty={empty}
+      error={error}
+      control={{ value, onChange: (e) => onChange(e.target.value), disabled }}
+    />
+  );
+}
+
+/**
+ * A labelled select with its error under it. `control` is what makes it a field: a value and its
+ * onChange (Select), or a form's registration (forms/fields.tsx).
+ */
+export function SelectBox(props: {
+  label: string;
+  options: { value: string; label: string }[];
+  empty?: string | undefined;
+  error?: string | undefined;
+  control: SelectHTMLAttributes<HTMLSelectElement> & { ref?: Ref<HTMLSelectElement> };
+}) {
+  const { label, options, empty, error, control } = props;
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -187,21 +135,31 @@ export function Select({ label, value, onChange, options, disabled, empty, error
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        disabled={disabled}
+        {...control}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
       >
-        {empty !== undefined && <option value="">{empty}</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        <SelectOptions options={options} empty={empty} />
       </select>
       <FieldError id={errorId} error={error} />
     </div>
+  );
+}
+
+/** A select's options: the empty choice first when `empty` names it. */
+export function SelectOptions(props: {
+  options: { value: string; label: string }[];
+  empty?: string | undefined;
+}) {
+  return (
+    <>
+      {props.empty !== undefined && <option value="">{props.empty}</option>}
+      {props.options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </>
   );
 }
 

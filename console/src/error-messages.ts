@@ -132,6 +132,8 @@ export function labelOf(path: string, labels: FieldLabels = {}): string {
       .split('.')
       .filter((part) => part !== '*')
       .pop() ?? path;
+  // An abbreviation (SKU, RFID, UUID) stays as it is written.
+  if (/^[A-Z]{2,}$/.test(last)) return last;
   const words = last.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/Id$/, '');
   return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase().trim();
 }

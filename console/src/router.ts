@@ -3,8 +3,9 @@
 // changes can ask to confirm before the console leaves it (guardLeaving): links that navigate,
 // the browser's Back and Forward (popstate), and closing or reloading the tab (beforeunload).
 import { useSyncExternalStore } from 'react';
+import { CONSOLE_BASE } from './auth.ts';
 
-export const BASE = '/console/';
+export const BASE = CONSOLE_BASE;
 
 const listeners = new Set<() => void>();
 /** The address shown now: where Back returns to when leaving is not confirmed. */

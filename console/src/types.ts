@@ -18,6 +18,9 @@ type ResultOf<Page> = Page extends { Results: (infer Row)[] } ? Row : never;
 
 export type Item = Json<'/private/catalog/item/{id}', 'get', 200>;
 export type SearchAnswer = Json<'/private/catalog/items', 'post', 200>;
+export type SearchBody = NonNullable<
+  paths['/private/catalog/items']['post']['requestBody']
+>['content']['application/json'];
 export type Facet = NonNullable<SearchAnswer['SearchResult']['StaticNavigation']>['Brands'][number];
 export type Category = Json<'/private/catalog/categories', 'get', 200>['Categories'][number];
 export type Brand = Json<'/private/catalog/brand/{id}', 'get', 200>;

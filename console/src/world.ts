@@ -6,13 +6,25 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { projection } from './map-geometry.ts';
 
-/** SVG path data on the plane of map-geometry.ts. */
+/** A country's name where the map writes it: its centroid on the plane, and its width there. */
+export interface PlaceLabel {
+  name: string;
+  x: number;
+  y: number;
+  width: number;
+}
+
+/** SVG path data on the plane of map-geometry.ts, and the countries' names. */
 export interface WorldShapes {
   land: string;
   borders: string;
+  labels: PlaceLabel[];
 }
 
-type Countries = Topology<{ countries: GeometryCollection; land: GeometryCollection }>;
+type Countries = Topology<{
+  countries: GeometryCollection<{ name?: string }>;
+  land: GeometryCollection;
+}>;
 
 let loading: Promise<WorldShapes> | undefined;
 
@@ -22,9 +34,20 @@ export function loadWorld(): Promise<WorldShapes> {
     (module) => {
       const world = module.default as Countries;
       const path = geoPath(projection);
+      const labels: PlaceLabel[] = [];
+      for (const country of feature(world, world.objects.countries).features) {
+        const name = country.properties?.name;
+        const [x, y] = path.centroid(country);
+        const [[west], [east]] = path.bounds(country);
+        if (name && Number.isFinite(x) && Number.isFinite(y))
+          labels.push({ name, x, y, width: east - west });
+      }
+      // Largest first: where labels would overlap, the larger country's is written.
+      labels.sort((a, b) => b.width - a.width);
       return {
         land: path(feature(world, world.objects.land)) ?? '',
         borders: path(mesh(world, world.objects.countries, (a, b) => a !== b)) ?? '',
+        labels,
       };
     },
     (error: unknown) => {

@@ -43,7 +43,9 @@ export function consoleContentSecurityPolicy(tenantBaseUrl: string): string {
 
 export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app, options) => {
   const { distDir } = options;
-  await app.register(fastifyStatic, { root: distDir, serve: false });
+  // The build writes a brotli and a gzip copy beside each text file (console/vite.config.ts): the
+  // one the browser accepts is sent, with Vary: Accept-Encoding (else the file itself).
+  await app.register(fastifyStatic, { root: distDir, serve: false, preCompressed: true });
   // A tenant host, no token (the page signs in itself), any Accept (browsers send text/html).
   const config = { access: 'anonymous' as const, unversioned: true };
   const schema = { hide: true };

@@ -75,6 +75,11 @@ async function apiGet<T>(tenant: TestTenant, url: string): Promise<T> {
   return response.json<T>();
 }
 
+async function apiCall(tenant: TestTenant, method: string, url: string, body: unknown) {
+  const response = await api.call({ method, url, tenant, body });
+  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+}
+
 interface ImportJson {
   Id: number;
   State: string;
@@ -126,14 +131,16 @@ describe.each(VIEWPORT_NAMES)(
       await expectFocused(status(), 'the import status');
       await expect
         .poll(() => status().textContent(), JOB_ENDS)
-        .toBe('Done: 3 records imported, 1 row skipped because of problems.');
+        .toBe('3 of 4 rows imported, 1 with problems. The rows with problems are listed below.');
+      expect(await status().getAttribute('class')).toContain('warning');
       expect(await page.locator('[data-records]').textContent()).toBe('4 of 4');
       const problems = page.getByRole('table', { name: /^Rows with problems/ });
       await problems.waitFor();
       expect(await problems.locator('tbody tr').getByRole('cell').allTextContents()).toEqual([
         '3',
+        'AU-3',
         'Title',
-        'Title cannot be empty.',
+        'Title is empty. Fill it in.',
       ]);
       await expectFocused(status(), 'the import status once done');
 
@@ -171,7 +178,7 @@ describe.each(VIEWPORT_NAMES)(
       const problems = page.getByRole('table', { name: /^Rows with problems/ });
       await problems.waitFor();
       const cells = await problems.locator('tbody tr').first().getByRole('cell').allTextContents();
-      expect(cells.slice(0, 2)).toEqual(['3', 'Rating']);
+      expect(cells).toEqual(['3', 'BR-2', 'Rating', 'Rating must be a number.']);
       const items = await apiGet<{ TotalCount: number }>(tenant, '/private/catalog/items?take=1');
       expect(items.TotalCount).toBe(3);
 
@@ -185,10 +192,10 @@ describe.each(VIEWPORT_NAMES)(
       await expectFocused(status(), 'the status of the import shown');
       await expect
         .poll(() => status().textContent(), PAGE_SHOWS)
-        .toBe('Done: 3 records imported, 1 row skipped because of problems.');
+        .toBe('3 of 4 rows imported, 1 with problems. The rows with problems are listed below.');
       await expect
         .poll(() => problems.locator('tbody tr').getByRole('cell').allTextContents(), PAGE_SHOWS)
-        .toEqual(['3', 'Title', 'Title cannot be empty.']);
+        .toEqual(['3', 'AU-3', 'Title', 'Title is empty. Fill it in.']);
     });
 
     it('exports the catalog; the download link gives the file', async () => {
@@ -267,6 +274,76 @@ describe.each(VIEWPORT_NAMES)(
       expect(items.TotalCount).toBe(3 + 2000);
       await page.getByRole('table', { name: 'Imports (3)' }).getByText('Cancelled').waitFor();
       expect(session.pageErrors).toEqual([]);
+    });
+
+    it('says what a retailer can do about each row of a 9-row CSV with 6 bad rows', async () => {
+      const { page } = session;
+      await apiCall(tenant, 'POST', '/private/catalog/item', { Title: 'Old coat', SKU: 'OLD-1' });
+      const csv = [
+        'Title,SKU,Brand,CategoryPath,Prices',
+        'Good one,W-1,,,',
+        'Good two,W-2,,,',
+        'Good three,W-3,,,',
+        'No brand,W-4,Nordwind,,',
+        'No price type,W-5,,,"[{""PriceTypeSymbol"":""GBP"",""NormalPrice"":10}]"',
+        'No category,W-6,,"[""Clothing"",""Outerwear"",""Jackets""]",',
+        ',W-7,,,',
+        'Taken SKU,OLD-1,,,',
+        'Twice,W-1,,,',
+      ].join('\n');
+      await chooseFile('winter.csv', 'text/csv', Buffer.from(`${csv}\n`));
+      await page.getByLabel('Skip that row and import the others').check();
+      await page.getByRole('button', { name: 'Start import' }).click();
+      await expect
+        .poll(() => status().textContent(), JOB_ENDS)
+        .toBe('3 of 9 rows imported, 6 with problems. The rows with problems are listed below.');
+      expect(await status().getAttribute('class')).toContain('warning');
+      const problems = page.getByRole('table', { name: /^Rows with problems/ });
+      await problems.waitFor();
+      const rows = await problems
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) =>
+            Array.from(
+              (tr as unknown as { cells: ArrayLike<{ textContent: string }> }).cells,
+              (cell) => cell.textContent,
+            ),
+          ),
+        );
+      const create =
+        'Create it in the catalog first, or import again with the option to create what the catalog lacks (createMissing).';
+      expect(rows).toEqual([
+        ['5', 'W-4', 'Brand', `The catalog has no brand named "Nordwind". ${create}`],
+        [
+          '6',
+          'W-5',
+          'Price type symbol',
+          `The catalog has no price type with the symbol "GBP". ${create}`,
+        ],
+        ['7', 'W-6', 'Category path', `The catalog has no category "Clothing". ${create}`],
+        ['8', 'W-7', 'Title', 'Title is missing. Every row needs a Title.'],
+        [
+          '9',
+          'OLD-1',
+          'SKU',
+          'The SKU "OLD-1" is also the SKU of an item already in the catalog. Give each item a SKU of its own, or leave SKU empty.',
+        ],
+        [
+          '10',
+          'W-1',
+          'SKU',
+          'The SKU "W-1" is also the SKU of line 2 of the file. Give each item a SKU of its own, or leave SKU empty.',
+        ],
+      ]);
+      await checkPage(session, 'catalog-import-problems');
+      // The way out for the rows that name what the catalog lacks: the option, ticked.
+      await page.getByRole('button', { name: 'Tick it and choose the file again' }).click();
+      expect(
+        await page
+          .getByLabel(/Create the categories, brands, tags, price types and attribute types/)
+          .isChecked(),
+      ).toBe(true);
+      await expectFocused(page.getByLabel('File (JSONL or CSV)'), 'the file field');
     });
   },
 );

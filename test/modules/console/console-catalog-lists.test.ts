@@ -289,6 +289,12 @@ describe.each(VIEWPORT_NAMES)(
       const node = (name: string) => page.locator(`[data-category="${name}"]`);
       const nameOf = (name: string) => page.locator(`[data-node="${ids[name]}"]`);
       const parentOf = (name: string) => page.getByLabel(`Parent of ${name}`, { exact: true });
+      /** Opens a category's controls (its Parent list, Move, Edit, Delete): activate its name. */
+      const openRow = async (name: string) => {
+        const button = node(name).locator('[data-node]');
+        if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+        await parentOf(name).waitFor();
+      };
       const parentInApi = async (name: string) =>
         (await apiCall<{ ParentCategoryId: number | null }>('GET', `/category/${ids[name]}`))
           .ParentCategoryId;
@@ -307,10 +313,25 @@ describe.each(VIEWPORT_NAMES)(
         await create('Outdoor');
         await session.openPage('Categories');
         await node('Running').waitFor();
-        expect(await parentOf('Footwear').inputValue()).toBe('');
-        expect(await parentOf('Shoes').inputValue()).toBe(String(ids.Footwear));
-        expect(await parentOf('Running').inputValue()).toBe(String(ids.Shoes));
-        expect(await parentOf('Outdoor').inputValue()).toBe('');
+        // Only the chosen category shows its controls: the tree is its names.
+        expect(await page.getByRole('button', { name: /^Move / }).count()).toBe(0);
+        const parents: Record<string, string> = {
+          Footwear: '',
+          Shoes: String(ids.Footwear),
+          Running: String(ids.Shoes),
+          Outdoor: '',
+        };
+        for (const [name, parent] of Object.entries(parents)) {
+          await openRow(name);
+          expect(await parentOf(name).inputValue()).toBe(parent);
+          expect(await page.getByRole('button', { name: /^Move / }).count()).toBe(1);
+        }
+        await openRow('Running');
+        if (viewport === 'phone') {
+          // Four categories, one open, in less than half a phone's screen.
+          const tree = (await page.getByRole('group', { name: 'Category tree' }).boundingBox())!;
+          expect(tree.height).toBeLessThan(844 / 2);
+        }
         // What the list shows: the parent's path.
         expect(
           await parentOf('Running').evaluate(
@@ -322,6 +343,7 @@ describe.each(VIEWPORT_NAMES)(
 
       it('re-parents by keyboard only when Move is pressed, and keeps the focus on the category', async () => {
         writes.length = 0;
+        await openRow('Running');
         const list = parentOf('Running');
         await list.focus();
         // Its choices: the top, Footwear, Footwear / Shoes (its parent), Outdoor; never itself.
@@ -364,6 +386,9 @@ describe.each(VIEWPORT_NAMES)(
         expect(await errorOf(name).count()).toBe(0);
         await form.getByRole('button', { name: 'Create category' }).click();
         await page.locator('[data-category="Outdoor"] + ul [data-category="shoes"]').waitFor();
+        // The form starts again at the top level: the next category does not nest by mistake.
+        expect(await form.getByLabel('Parent', { exact: true }).inputValue()).toBe('');
+        expect(await name.inputValue()).toBe('');
         ids.shoes = Number(
           await page.locator('[data-category="shoes"] [data-node]').getAttribute('data-node'),
         );
@@ -381,6 +406,7 @@ describe.each(VIEWPORT_NAMES)(
 
       it('renames a category in place; a duplicate is refused next to the field', async () => {
         // Running is at the top now, beside Footwear and Outdoor.
+        await openRow('Running');
         await page.getByRole('button', { name: 'Edit Running', exact: true }).click();
         const name = page.getByLabel('Name of Running', { exact: true });
         await expectFocused(name, 'the Name field of the edit form');
@@ -424,7 +450,25 @@ describe.each(VIEWPORT_NAMES)(
         },
       );
 
+      it('refuses to delete a category with items, naming and counting them, with a link to them', async () => {
+        ids.Boots = (await apiCall<{ Id: number }>('POST', '/category', { Name: 'Boots' })).Id;
+        await apiCall('POST', '/item', { Title: 'Hiking boot', CategoryId: ids.Boots });
+        await session.openPage('Brands');
+        await session.openPage('Categories');
+        await openRow('Boots');
+        await page.getByRole('button', { name: 'Delete Boots', exact: true }).click();
+        await expect
+          .poll(() => alert().locator('p').first().textContent(), PAGE_SHOWS)
+          .toBe('The category “Boots” has 1 item; move it to another category first.');
+        await checkPage(session, 'Categories, a category with items');
+        await alert().getByRole('link', { name: 'Show the items of “Boots”' }).click();
+        await page.waitForURL((url) => url.search === `?category=${ids.Boots}`);
+        await page.getByRole('link', { name: 'Hiking boot' }).waitFor();
+        await session.openPage('Categories');
+      });
+
       it('deletes a category with the focus on the tree', async () => {
+        await openRow('Trail running');
         await page.getByRole('button', { name: 'Delete Trail running', exact: true }).click();
         await expectFocused(page.getByRole('group', { name: 'Category tree' }), 'the tree');
         await expect.poll(() => node('Trail running').count(), PAGE_SHOWS).toBe(0);

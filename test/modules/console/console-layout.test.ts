@@ -164,6 +164,18 @@ describe.each(VIEWPORT_NAMES)('the console at %s size', { timeout: 60_000 }, (vi
     await expect.poll(() => heading(page).textContent(), PAGE_SHOWS).toBe('Dashboard');
   });
 
+  it('writes the brand in the header whole, never cut ("Back offi…")', async () => {
+    const brand = page.locator('header .brand');
+    expect((await brand.innerText()).trim()).toBe(
+      viewport === 'phone' ? 'Back office' : 'Back office console',
+    );
+    expect(
+      await brand.evaluate(
+        (e: { scrollWidth: number; clientWidth: number }) => e.scrollWidth <= e.clientWidth,
+      ),
+    ).toBe(true);
+  });
+
   it(
     viewport === 'phone'
       ? 'folds the navigation behind a Menu button'

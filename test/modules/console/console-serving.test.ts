@@ -1,7 +1,7 @@
 // The console's files at /console/ on tenant hosts: index.html for every page path, hashed
 // assets cached for good, a same-origin Content-Security-Policy, and the build check of npm start.
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,32 @@ describe('GET /console/assets/* (the build output)', () => {
       headers: { host: acme.host, 'if-none-match': String(response.headers.etag) },
     });
     expect(again.statusCode).toBe(304);
+  });
+
+  it('sends the brotli or gzip copy the browser accepts, with Vary: Accept-Encoding', async () => {
+    const plain = await get(scriptPath, acme.host, '*/*');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(String(plain.headers.vary)).toMatch(/accept-encoding/i);
+    const inject = (acceptEncoding: string) =>
+      api.app.inject({
+        method: 'GET',
+        url: scriptPath,
+        headers: { host: acme.host, accept: '*/*', 'accept-encoding': acceptEncoding },
+      });
+    const brotli = await inject('gzip, deflate, br, zstd');
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(String(brotli.headers.vary)).toMatch(/accept-encoding/i);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(brotli.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gzip = await inject('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(String(gzip.headers.vary)).toMatch(/accept-encoding/i);
+    expect(gunzipSync(gzip.rawPayload).equals(plain.rawPayload)).toBe(true);
+    // Each copy its own ETag: a cache never answers one encoding's 304 for another.
+    expect(gzip.headers.etag).not.toBe(brotli.headers.etag);
   });
 
   it('answers 404 with the error body for a missing asset, never the page', async () => {

@@ -133,6 +133,20 @@ export async function expectFocused(locator: Locator, what: string): Promise<voi
     .toBe(true);
 }
 
+/** The element is within the window (not below the fold), within the poll's deadline. */
+export async function expectInView(locator: Locator, what: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const box = await locator.boundingBox();
+        const size = locator.page().viewportSize();
+        return box !== null && size !== null && box.y >= 0 && box.y + box.height <= size.height;
+      },
+      { ...PAGE_SHOWS, message: `${what} in view` },
+    )
+    .toBe(true);
+}
+
 /** A full-page screenshot of the page as it is, named after the page and the size. */
 export async function savePageScreenshot(
   page: Page,

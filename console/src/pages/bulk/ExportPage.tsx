@@ -1,6 +1,8 @@
 // Catalog export: start an export of the whole catalog (JSONL or CSV), follow it (polled every
 // second) until its file is ready, download the file; the past exports below with their files.
-import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import * as v from 'valibot';
 import { call, client } from '../../api.ts';
 import {
   ErrorMessage,
@@ -8,11 +10,10 @@ import {
   PagedTable,
   PageTitle,
   Section,
-  Select,
-  useAction,
   useFocusAfter,
-  useLoad,
 } from '../../components.tsx';
+import { ApiFormFrame, SelectField, SubmitButton } from '../../forms/fields.tsx';
+import { useApiForm } from '../../forms/use-api-form.ts';
 import { useAccess } from '../../session.tsx';
 import type { paths } from '@omnichannel/management-client';
 import { count, plural, useFollowedJob, when } from './bulk-jobs.ts';
@@ -23,6 +24,10 @@ type ExportJob =
 type Format = ExportJob['Format'];
 
 const PAGE = 10;
+const ExportSchema = v.object({
+  Format: v.picklist(['jsonl', 'csv']),
+  IncludePassiveItems: v.boolean(),
+});
 const running = (job: ExportJob) => job.State === 'Queued' || job.State === 'Running';
 const fileName = (job: ExportJob) => `catalog-export-${job.Id}.${job.Format}`;
 const FORMAT_NAME: Record<Format, string> = { jsonl: 'JSONL', csv: 'CSV' };
@@ -55,38 +60,36 @@ function Download({ job }: { job: ExportJob }) {
 
 export default function ExportPage() {
   const editable = useAccess().can('catalog', 'write');
-  const action = useAction({ Format: 'Format' });
-  const [format, setFormat] = useState<Format>('jsonl');
-  const [passive, setPassive] = useState(true);
+  const queries = useQueryClient();
+  const exporting = useApiForm({
+    schema: ExportSchema,
+    defaultValues: { Format: 'jsonl', IncludePassiveItems: true },
+    labels: { Format: 'Format' },
+  });
   const [skip, setSkip] = useState(0);
   const [statusRef, focusStatus] = useFocusAfter<HTMLParagraphElement>();
-  const past = useLoad(
-    () => call(client.GET('/private/catalog/exports', { params: { query: { skip, take: PAGE } } })),
-    [skip],
-  );
+  const past = useQuery({
+    queryKey: ['exports', 'page', skip],
+    queryFn: () =>
+      call(client.GET('/private/catalog/exports', { params: { query: { skip, take: PAGE } } })),
+  });
+  const refreshList = () => queries.invalidateQueries({ queryKey: ['exports'] });
   const followed = useFollowedJob(
     (id) => call(client.GET('/private/catalog/exports/{id}', { params: { path: { id } } })),
     running,
     () => {
-      past.reload();
+      void refreshList();
       focusStatus();
     },
   );
   const job = followed.job;
 
-  const start = (event: FormEvent) => {
-    event.preventDefault();
-    void action.run(async () => {
-      const started = await call(
-        client.POST('/private/catalog/exports', {
-          body: { Format: format, IncludePassiveItems: passive },
-        }),
-      );
-      followed.setJob(started);
-      past.reload();
-      focusStatus();
-    });
-  };
+  const start = exporting.submitWith(async (body) => {
+    const started = await call(client.POST('/private/catalog/exports', { body }));
+    followed.setJob(started);
+    void refreshList();
+    focusStatus();
+  });
 
   return (
     <div className="bulk-page">
@@ -97,34 +100,28 @@ export default function ExportPage() {
         <em>Catalog import</em> reads, so it can be edited and imported again, or imported into
         another shop. CSV opens in a spreadsheet.
       </p>
-      <ErrorMessage error={action.message ?? followed.error} />
+      <div tabIndex={-1} ref={exporting.bannerRef}>
+        <ErrorMessage error={exporting.message ?? followed.error} />
+      </div>
       {editable && (
         <Section title="Export the catalog">
-          <form onSubmit={start} className="bulk-form">
-            <Select
+          <ApiFormFrame api={exporting} onSubmit={start} className="bulk-form" banner={false}>
+            <SelectField
+              name="Format"
               label="Format"
-              value={format}
-              onChange={(value) => setFormat(value === 'csv' ? 'csv' : 'jsonl')}
               options={[
                 { value: 'jsonl', label: 'JSONL: one JSON item a line' },
                 { value: 'csv', label: 'CSV: for spreadsheets' },
               ]}
-              error={action.fieldError('Format')}
             />
             <label className="check">
-              <input
-                type="checkbox"
-                checked={passive}
-                onChange={(event) => setPassive(event.target.checked)}
-              />{' '}
-              Include passive items (those not shown to shoppers)
+              <input type="checkbox" {...exporting.form.register('IncludePassiveItems')} /> Include
+              passive items (those not shown to shoppers)
             </label>
             <p>
-              <button type="submit" disabled={action.busy}>
-                Start export
-              </button>
+              <SubmitButton>Start export</SubmitButton>
             </p>
-          </form>
+          </ApiFormFrame>
         </Section>
       )}
       {job && (
@@ -153,8 +150,8 @@ export default function ExportPage() {
         </Section>
       )}
       <Section title="Past exports">
-        <ErrorMessage error={past.error} />
-        {!past.data && past.loading && <Loading />}
+        <ErrorMessage error={past.error ?? undefined} />
+        {past.isPending && <Loading />}
         {past.data &&
           (past.data.TotalCount === 0 ? (
             <p>The catalog has not been exported yet.</p>

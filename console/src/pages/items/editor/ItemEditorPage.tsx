@@ -1,0 +1,14 @@
+// The item editor's route (items/new or items/{id}): loads what the editor needs, then shows it.
+import { ErrorMessage, Loading } from '../../../components.tsx';
+import { ItemEditor } from './ItemEditor.tsx';
+import { useItemLoader } from './use-item-loader.ts';
+
+export default function ItemEditorPage({ path }: { path: string }) {
+  const raw = path.split('/')[1] ?? 'new';
+  const id = raw === 'new' ? undefined : Number(raw);
+  const { data, error, isPending } = useItemLoader(id);
+  if (isPending) return <Loading />;
+  if (!data) return <ErrorMessage error={error ?? undefined} />;
+  // A fresh editor for each item, so no form state carries over from the previous one.
+  return <ItemEditor key={id ?? 'new'} id={id} {...data} />;
+}
