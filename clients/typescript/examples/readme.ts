@@ -84,6 +84,34 @@ try {
   } else throw failure;
 }
 
+// README: versions
+import { ifChanged, withEtag } from '@omnichannel/management-client';
+
+const path = { params: { path: { id: brand.Id } } };
+const { data: current, etag } = await withEtag(client.GET('/private/catalog/brand/{id}', path));
+try {
+  const saved = await withEtag(
+    client.PUT('/private/catalog/brand/{id}', {
+      params: { path: { id: brand.Id }, header: { 'If-Match': etag } },
+      body: { ...current, Name: 'Acme Outdoor' },
+    }),
+  );
+  console.log('saved as version', saved.etag);
+} catch (failure) {
+  if (failure instanceof ApiError && failure.code === 'PreconditionFailed')
+    console.warn('changed by someone else since it was read: fetch it again and redo the change');
+  else throw failure;
+}
+
+// A cached copy, fetched again only when it changed.
+const changed = await ifChanged(
+  client.GET('/private/catalog/brand/{id}', {
+    params: { path: { id: brand.Id }, header: { 'If-None-Match': etag } },
+  }),
+);
+if (changed) console.log('new version', changed.etag, changed.data.Name);
+else console.log('unchanged since', etag);
+
 // README: retries
 const patient = createManagementClient({
   baseUrl: 'https://acme.api.example.com',

@@ -5,6 +5,8 @@ export type { Authentication, ClientCredentials } from './auth.ts';
 export { ApiError, asErrorBody, OAuthError, ok } from './errors.ts';
 export type { CallResult, DataOf, ErrorBody, OAuthErrorBody } from './errors.ts';
 export { pages } from './paging.ts';
+export { ifChanged, withEtag } from './versions.ts';
+export type { Versioned } from './versions.ts';
 export type { ListPage, PageRange } from './paging.ts';
 export { retryAfterMs } from './retry.ts';
 export type { RetryOptions } from './retry.ts';

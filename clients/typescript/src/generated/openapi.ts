@@ -277,7 +277,7 @@ export interface paths {
     put?: never;
     /**
      * Invite a member by e-mail address
-     * @description Records the invitation and sends its e-mail (through the notification outbox) with a link to /oauth/invitation?token=…, where the invitee chooses a username and a password (the password policy applies) and becomes a member with the given roles. The link works once and for 7 days. 409 AlreadyMember when a member was invited at the address or has it as username; 409 DuplicateInvitation while an earlier invitation to it has not expired (an expired one is replaced). Unknown role ids are 400 UnknownRole. Answers 201 with the invitation and its Location; the token is in the e-mail only.
+     * @description Records the invitation and sends its e-mail (through the notification outbox) with a link to /oauth/invitation?token=…, where the invitee chooses a username and a password (the password policy applies) and becomes a member with the given roles. The link works once and for 7 days. 409 AlreadyMember when a member was invited at the address or has it as username; 409 DuplicateInvitation while an earlier invitation to it has not expired (an expired one is replaced). Unknown role ids are 400 UnknownRole. Answers 201 with the invitation and its Location, with the link (InvitationLink) this once, and EmailSent false when the server sends no e-mail (SMTP_URL not set): the link must then reach the person another way.
      */
     post: operations['createInvitation'];
     delete?: never;
@@ -321,7 +321,7 @@ export interface paths {
     put?: never;
     /**
      * Send an invitation again
-     * @description A new e-mail with a new link, which works for 7 days from now; the earlier link stops working. An expired invitation can be sent again. 409 AlreadyMember when the address has become a member meanwhile; 404 once it was accepted or revoked.
+     * @description A new e-mail with a new link, which works for 7 days from now; the earlier link stops working. An expired invitation can be sent again. Answers the invitation with the new link (InvitationLink) this once, and EmailSent as for inviting. 409 AlreadyMember when the address has become a member meanwhile; 404 once it was accepted or revoked.
      */
     post: operations['resendInvitation'];
     delete?: never;
@@ -749,7 +749,7 @@ export interface paths {
     put?: never;
     /**
      * Create a category
-     * @description A ParentCategoryId that does not exist is 400. Names are unique among siblings, whatever the case (409 DuplicateCategoryName); the same name under another parent is fine. Answers 201 with the created resource, its ETag and its Location.
+     * @description A ParentCategoryId that does not exist is 400. Names are unique among siblings, whatever the case (409 DuplicateCategoryName); the same name under another parent is fine. A tree is at most 10 levels deep (a root is level 1): a parent at that level is 400 CategoryTooDeep. Answers 201 with the created resource, its ETag and its Location.
      */
     post: operations['createCategory'];
     delete?: never;
@@ -772,7 +772,7 @@ export interface paths {
     get: operations['getCategory'];
     /**
      * Update a category
-     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories; 409 DuplicateCategoryName when a category of the new name (whatever the case) is already under the new parent. Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories; 409 DuplicateCategoryName when a category of the new name (whatever the case) is already under the new parent; 400 CategoryTooDeep when the category or its subcategories would be below level 10 there. Answers the updated resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     put: operations['updateCategory'];
     post?: never;
@@ -785,7 +785,7 @@ export interface paths {
     head?: never;
     /**
      * Partially update a category
-     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories; 409 DuplicateCategoryName when a category of the new name (whatever the case) is already under the new parent. Changes only the fields sent; answers the resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * @description A parent that does not exist is 400; 409 CategoryCycle when the new parent is the category or one of its subcategories; 409 DuplicateCategoryName when a category of the new name (whatever the case) is already under the new parent; 400 CategoryTooDeep when the category or its subcategories would be below level 10 there. Changes only the fields sent; answers the resource with its new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     patch: operations['patchCategory'];
     trace?: never;
@@ -1095,7 +1095,7 @@ export interface paths {
     };
     /**
      * An import's per-row results (JSONL)
-     * @description One line per record settled so far, in file order: {"Line","Status":"Written","ItemId"} or {"Line","Status":"Failed","Errors":[{"Field","Message"}]}. While a RejectAll import validates, and when it failed validation, only the failed records.
+     * @description One line per record settled so far, in file order: {"Line","SKU","Title","Status":"Written","ItemId"} or {"Line","SKU","Title","Status":"Failed","Errors":[{"Field","Message"}]}: SKU and Title as the record gives them (absent when it gives none), each Message a sentence naming the value at fault and what to do. While a RejectAll import validates, and when it failed validation, only the failed records.
      */
     get: operations['getImportResults'];
     put?: never;
@@ -2355,17 +2355,19 @@ export interface components {
       IdentifierGuid: string;
       /**
        * Format: int64
-       * @description .NET ticks (100 ns since 0001-01-01) when the error happened.
+       * @description .NET ticks (100 ns since 0001-01-01) when the error happened, rounded to a multiple of 128 (12.8 µs): a JSON integer that a .NET long and a JavaScript number (a double) both hold exactly.
        */
       IdentifierTick: number;
       FriendlyDescription: string;
       /** @description Stable machine-readable error code. */
       Code: string;
-      /** @description Only on validation failures. */
+      /** @description Only on validation failures; at most 100 (ErrorsOmitted counts the rest). */
       Errors?: {
         Field: string;
         Message: string;
       }[];
+      /** @description How many more errors the request has than the 100 Errors lists; absent when Errors lists them all. */
+      ErrorsOmitted?: number;
     };
     /** CategoryTreeItem */
     CategoryTreeItem: {
@@ -2469,8 +2471,11 @@ export interface operations {
     requestBody: {
       content: {
         'application/x-www-form-urlencoded': {
-          /** @description client_credentials (apps), authorization_code or refresh_token (the console, client_id=console, no secret). */
-          grant_type: string;
+          /**
+           * @description client_credentials (apps), authorization_code or refresh_token (the console, client_id=console, no secret); 400 unsupported_grant_type otherwise.
+           * @enum {string}
+           */
+          grant_type: 'client_credentials' | 'authorization_code' | 'refresh_token';
           /** @description With client_secret, instead of HTTP Basic. */
           client_id?: string;
           client_secret?: string;
@@ -3024,9 +3029,9 @@ export interface operations {
   listApps: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -3157,16 +3162,16 @@ export interface operations {
           /** @description 1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens). */
           ApplicationTypeId: number;
           /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
-          readonly ApplicationSecret?: string | null;
+          ApplicationSecret?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly IsPredefined?: boolean;
+          IsPredefined?: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly ApplicationTypeDescription?: string;
+          ApplicationTypeDescription?: string;
           /**
            * Format: date-time
            * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
            */
-          readonly CreatedDate?: string;
+          CreatedDate?: string;
         };
       };
     };
@@ -3325,7 +3330,10 @@ export interface operations {
   getApp: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         applicationId: string;
       };
@@ -3370,6 +3378,15 @@ export interface operations {
             CreatedDate: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -3476,16 +3493,16 @@ export interface operations {
           /** @description 1 Consumer (public), 2 Private (public private), 3 Management (public private management), 4 Device (public; identity tokens). */
           ApplicationTypeId: number;
           /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
-          readonly ApplicationSecret?: string | null;
+          ApplicationSecret?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly IsPredefined?: boolean;
+          IsPredefined?: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly ApplicationTypeDescription?: string;
+          ApplicationTypeDescription?: string;
           /**
            * Format: date-time
            * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
            */
-          readonly CreatedDate?: string;
+          CreatedDate?: string;
         };
       };
     };
@@ -3961,15 +3978,15 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Only "code". */
-        response_type?: string;
+        response_type?: 'code';
         /** @description Only "console" (a public client). */
-        client_id?: string;
+        client_id?: 'console';
         /** @description <tenant base URL>/console/ or <tenant base URL>/console/callback */
         redirect_uri?: string;
         /** @description base64url SHA-256 of the code verifier (43 characters) */
         code_challenge?: string;
         /** @description Only "S256"; "plain" is refused. */
-        code_challenge_method?: string;
+        code_challenge_method?: 'S256';
         /** @description Returned unchanged with the code or the error (at most 1024 characters). */
         state?: string;
       };
@@ -4046,16 +4063,25 @@ export interface operations {
     requestBody: {
       content: {
         'application/x-www-form-urlencoded': {
-          /** @description Only "code". */
-          response_type?: string;
-          /** @description Only "console" (a public client). */
-          client_id?: string;
+          /**
+           * @description Only "code".
+           * @enum {string}
+           */
+          response_type?: 'code';
+          /**
+           * @description Only "console" (a public client).
+           * @enum {string}
+           */
+          client_id?: 'console';
           /** @description <tenant base URL>/console/ or <tenant base URL>/console/callback */
           redirect_uri?: string;
           /** @description base64url SHA-256 of the code verifier (43 characters) */
           code_challenge?: string;
-          /** @description Only "S256"; "plain" is refused. */
-          code_challenge_method?: string;
+          /**
+           * @description Only "S256"; "plain" is refused.
+           * @enum {string}
+           */
+          code_challenge_method?: 'S256';
           /** @description Returned unchanged with the code or the error (at most 1024 characters). */
           state?: string;
           /** @description From the sign-in page; must match its cookie. */
@@ -4357,9 +4383,9 @@ export interface operations {
   listInvitations: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -4384,7 +4410,8 @@ export interface operations {
               Email: string;
               Name: string | null;
               Roles: {
-                Id: string;
+                /** @enum {string} */
+                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
                 Description: string;
               }[];
               /** @description The username of the member who invited (null when an app’s token did). */
@@ -4501,9 +4528,13 @@ export interface operations {
           Name?: string | null;
           /** @description Role ids from GET /management/security/roles (400 UnknownRole). */
           Roles: {
-            Id: string;
+            /**
+             * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
+             * @enum {string}
+             */
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
             /** @description Ignored on input (read-only). */
-            readonly Description?: string;
+            Description?: string;
             /** @description Ignored on input (read-only). */
             Permissions?: string[];
           }[];
@@ -4529,7 +4560,8 @@ export interface operations {
             Email: string;
             Name: string | null;
             Roles: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -4547,6 +4579,13 @@ export interface operations {
              */
             ExpirationDate: string;
             IsExpired: boolean;
+            /**
+             * Format: uri
+             * @description The link the e-mail carries ({tenant base URL}/oauth/invitation?token=…), answered this once, so that the inviter can hand it over another way (say when no e-mail leaves the server). Sending again makes a new one and the earlier link stops working.
+             */
+            InvitationLink: string;
+            /** @description Whether the e-mail leaves the server: false when the server has no mail transport (SMTP_URL is not set), the e-mail is then kept in the outbox unsent and the link must reach the person another way. */
+            EmailSent: boolean;
           };
         };
       };
@@ -4688,7 +4727,8 @@ export interface operations {
             Email: string;
             Name: string | null;
             Roles: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -4938,7 +4978,8 @@ export interface operations {
             Email: string;
             Name: string | null;
             Roles: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -4956,6 +4997,13 @@ export interface operations {
              */
             ExpirationDate: string;
             IsExpired: boolean;
+            /**
+             * Format: uri
+             * @description The link the e-mail carries ({tenant base URL}/oauth/invitation?token=…), answered this once, so that the inviter can hand it over another way (say when no e-mail leaves the server). Sending again makes a new one and the earlier link stops working.
+             */
+            InvitationLink: string;
+            /** @description Whether the e-mail leaves the server: false when the server has no mail transport (SMTP_URL is not set), the e-mail is then kept in the outbox unsent and the link must reach the person another way. */
+            EmailSent: boolean;
           };
         };
       };
@@ -5084,9 +5132,9 @@ export interface operations {
   listMembers: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -5113,7 +5161,8 @@ export interface operations {
               /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
               Email: string | null;
               Roles: {
-                Id: string;
+                /** @enum {string} */
+                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
                 Description: string;
               }[];
             }[];
@@ -5213,9 +5262,13 @@ export interface operations {
           Password: string;
           /** @description Role ids from GET /management/security/roles. */
           Roles: {
-            Id: string;
+            /**
+             * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
+             * @enum {string}
+             */
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
             /** @description Ignored on input (read-only). */
-            readonly Description?: string;
+            Description?: string;
             /** @description Ignored on input (read-only). */
             Permissions?: string[];
           }[];
@@ -5245,7 +5298,8 @@ export interface operations {
             /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
             Email: string | null;
             Roles: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
             }[];
           };
@@ -5366,7 +5420,10 @@ export interface operations {
   getMember: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -5393,11 +5450,21 @@ export interface operations {
             /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
             Email: string | null;
             Roles: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
             }[];
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -5506,9 +5573,13 @@ export interface operations {
           /** @description Ignored on input (read-only): the address the member was invited at. */
           Email?: string | null;
           Roles: {
-            Id: string;
+            /**
+             * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
+             * @enum {string}
+             */
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
             /** @description Ignored on input (read-only). */
-            readonly Description?: string;
+            Description?: string;
             /** @description Ignored on input (read-only). */
             Permissions?: string[];
           }[];
@@ -5535,7 +5606,8 @@ export interface operations {
             /** @description The address the member was invited at (POST …/members/invitations); null for members made otherwise. */
             Email: string | null;
             Roles: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
             }[];
           };
@@ -5800,9 +5872,9 @@ export interface operations {
   listRoles: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -5822,7 +5894,8 @@ export interface operations {
         content: {
           'application/json': {
             Results: {
-              Id: string;
+              /** @enum {string} */
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
               Description: string;
               /** @description What the role allows: "<area>:read" or "<area>:write" (areas: catalog, storage, analytics, company, apps, integration, security, account), or "*" for everything. */
               Permissions: string[];
@@ -5967,15 +6040,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          readonly LikeCount?: unknown;
+          LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateAdded?: unknown;
+          DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateModified?: unknown;
+          DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            readonly PriceId?: number | null;
+            PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -5984,11 +6057,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            readonly PriceTypeSymbol?: string | null;
+            PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            readonly CurrencySymbol?: string | null;
+            CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -5996,17 +6069,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            readonly TypeName?: string | null;
+            TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            readonly Name?: string | null;
+            Name?: string | null;
             /** @description Ignored (read-only). */
-            readonly Description?: string | null;
+            Description?: string | null;
             /** @description Ignored (read-only). */
-            readonly TagMetadata?: unknown;
+            TagMetadata?: unknown;
           }[];
         };
       };
@@ -6287,15 +6360,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          readonly LikeCount?: unknown;
+          LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateAdded?: unknown;
+          DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateModified?: unknown;
+          DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            readonly PriceId?: number | null;
+            PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -6304,11 +6377,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            readonly PriceTypeSymbol?: string | null;
+            PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            readonly CurrencySymbol?: string | null;
+            CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -6316,17 +6389,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            readonly TypeName?: string | null;
+            TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            readonly Name?: string | null;
+            Name?: string | null;
             /** @description Ignored (read-only). */
-            readonly Description?: string | null;
+            Description?: string | null;
             /** @description Ignored (read-only). */
-            readonly TagMetadata?: unknown;
+            TagMetadata?: unknown;
           }[];
         };
       };
@@ -6586,15 +6659,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          readonly LikeCount?: unknown;
+          LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateAdded?: unknown;
+          DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateModified?: unknown;
+          DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            readonly PriceId?: number | null;
+            PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -6603,11 +6676,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            readonly PriceTypeSymbol?: string | null;
+            PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            readonly CurrencySymbol?: string | null;
+            CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -6615,17 +6688,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            readonly TypeName?: string | null;
+            TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            readonly Name?: string | null;
+            Name?: string | null;
             /** @description Ignored (read-only). */
-            readonly Description?: string | null;
+            Description?: string | null;
             /** @description Ignored (read-only). */
-            readonly TagMetadata?: unknown;
+            TagMetadata?: unknown;
           }[];
         };
       };
@@ -6861,7 +6934,10 @@ export interface operations {
   getItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -6972,6 +7048,15 @@ export interface operations {
             DateModified: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -7119,15 +7204,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          readonly LikeCount?: unknown;
+          LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateAdded?: unknown;
+          DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateModified?: unknown;
+          DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            readonly PriceId?: number | null;
+            PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -7136,11 +7221,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            readonly PriceTypeSymbol?: string | null;
+            PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            readonly CurrencySymbol?: string | null;
+            CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -7148,17 +7233,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            readonly TypeName?: string | null;
+            TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            readonly Name?: string | null;
+            Name?: string | null;
             /** @description Ignored (read-only). */
-            readonly Description?: string | null;
+            Description?: string | null;
             /** @description Ignored (read-only). */
-            readonly TagMetadata?: unknown;
+            TagMetadata?: unknown;
           }[];
         };
       };
@@ -7552,15 +7637,15 @@ export interface operations {
           PublicWebLink?: string | null;
           Rating?: number | null;
           /** @description Ignored (read-only). */
-          readonly LikeCount?: unknown;
+          LikeCount?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateAdded?: unknown;
+          DateAdded?: unknown;
           /** @description Ignored (read-only). */
-          readonly DateModified?: unknown;
+          DateModified?: unknown;
           /** @description Replaces the item's prices when present. */
           Prices?: {
             /** @description Ignored (read-only). */
-            readonly PriceId?: number | null;
+            PriceId?: number | null;
             /** @description If given, must be the item's id. */
             ItemId?: number | null;
             NormalPrice: number;
@@ -7569,11 +7654,11 @@ export interface operations {
             /** @description The price type (required unless CurrencyId is given). */
             PriceTypeId?: number;
             /** @description Ignored (read-only). */
-            readonly PriceTypeSymbol?: string | null;
+            PriceTypeSymbol?: string | null;
             /** @description Synonym of PriceTypeId (v4.1 naming). */
             CurrencyId?: number;
             /** @description Ignored (read-only). */
-            readonly CurrencySymbol?: string | null;
+            CurrencySymbol?: string | null;
           }[];
           /** @description Replaces the item's dynamic attributes when present. */
           DynamicAttributes?: {
@@ -7581,17 +7666,17 @@ export interface operations {
             TypeValueId?: number | null;
             Value?: string | null;
             /** @description Ignored (read-only). */
-            readonly TypeName?: string | null;
+            TypeName?: string | null;
           }[];
           /** @description Replaces the item's tags (by Id) when present. */
           Tags?: {
             Id: number;
             /** @description Ignored (read-only). */
-            readonly Name?: string | null;
+            Name?: string | null;
             /** @description Ignored (read-only). */
-            readonly Description?: string | null;
+            Description?: string | null;
             /** @description Ignored (read-only). */
-            readonly TagMetadata?: unknown;
+            TagMetadata?: unknown;
           }[];
         };
       };
@@ -7837,9 +7922,9 @@ export interface operations {
   listItems: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -8005,8 +8090,8 @@ export interface operations {
           }[];
           IncludeOnlyMasterItems?: boolean | null;
           IncludePassiveItems?: boolean | null;
-          OrderedPropertyName?: string | null;
-          OrderBy?: string | null;
+          OrderedPropertyName?: ('Relevance' | 'Title' | 'Price' | 'DateAdded' | 'Rating') | null;
+          OrderBy?: ('Asc' | 'Desc') | null;
           /** @default 0 */
           Skip?: number;
           /** @default 20 */
@@ -8826,7 +8911,7 @@ export interface operations {
       content: {
         'application/json': {
           /** @description Ignored (read-only). */
-          readonly PriceId?: number | null;
+          PriceId?: number | null;
           /** @description If given, must be the item's id. */
           ItemId?: number | null;
           NormalPrice: number;
@@ -8835,11 +8920,11 @@ export interface operations {
           /** @description The price type (required unless CurrencyId is given). */
           PriceTypeId?: number;
           /** @description Ignored (read-only). */
-          readonly PriceTypeSymbol?: string | null;
+          PriceTypeSymbol?: string | null;
           /** @description Synonym of PriceTypeId (v4.1 naming). */
           CurrencyId?: number;
           /** @description Ignored (read-only). */
-          readonly CurrencySymbol?: string | null;
+          CurrencySymbol?: string | null;
         }[];
       };
     };
@@ -9085,7 +9170,7 @@ export interface operations {
           TypeValueId?: number | null;
           Value?: string | null;
           /** @description Ignored (read-only). */
-          readonly TypeName?: string | null;
+          TypeName?: string | null;
         }[];
       };
     };
@@ -9208,9 +9293,9 @@ export interface operations {
   listDynamicAttributeTypes: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -9464,7 +9549,10 @@ export interface operations {
   getDynamicAttributeType: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -9488,6 +9576,15 @@ export interface operations {
             Description: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -10311,7 +10408,10 @@ export interface operations {
   getBrand: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -10341,6 +10441,15 @@ export interface operations {
             Name: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -10731,9 +10840,9 @@ export interface operations {
   listBrands: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
         /** @description Only the distinct brands of the items in this category and its subcategories. */
         categoryId?: number;
@@ -10854,11 +10963,11 @@ export interface operations {
           LongDescription?: string | null;
           ParentCategoryId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly ParentCategoryName?: string | null;
+          ParentCategoryName?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly SubCategoryCount?: number;
+          SubCategoryCount?: number;
           /** @description Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata. */
-          readonly CategoryMetadata?: {
+          CategoryMetadata?: {
             Key: string;
             Value: string;
           }[];
@@ -11027,7 +11136,10 @@ export interface operations {
   getCategory: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -11077,6 +11189,15 @@ export interface operations {
             }[];
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -11180,11 +11301,11 @@ export interface operations {
           LongDescription?: string | null;
           ParentCategoryId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly ParentCategoryName?: string | null;
+          ParentCategoryName?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly SubCategoryCount?: number;
+          SubCategoryCount?: number;
           /** @description Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata. */
-          readonly CategoryMetadata?: {
+          CategoryMetadata?: {
             Key: string;
             Value: string;
           }[];
@@ -11516,11 +11637,11 @@ export interface operations {
           LongDescription?: string | null;
           ParentCategoryId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly ParentCategoryName?: string | null;
+          ParentCategoryName?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly SubCategoryCount?: number;
+          SubCategoryCount?: number;
           /** @description Read-only here, and ignored: metadata is changed at /private/catalog/categorymetadata. */
-          readonly CategoryMetadata?: {
+          CategoryMetadata?: {
             Key: string;
             Value: string;
           }[];
@@ -12437,7 +12558,10 @@ export interface operations {
   getTag: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -12462,6 +12586,15 @@ export interface operations {
             Description: string | null;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -12843,9 +12976,9 @@ export interface operations {
   listTags: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -13210,9 +13343,9 @@ export interface operations {
       query?: {
         itemId?: number;
         tagId?: number;
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -13468,7 +13601,10 @@ export interface operations {
   getPriceType: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -13493,6 +13629,15 @@ export interface operations {
             PriceTypeSymbol: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -13874,9 +14019,9 @@ export interface operations {
   listPriceTypes: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -14133,9 +14278,9 @@ export interface operations {
   listImports: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -14848,9 +14993,9 @@ export interface operations {
   listExports: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -15366,11 +15511,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -15904,11 +16049,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -16442,11 +16587,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -16980,11 +17125,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -17518,11 +17663,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -18056,11 +18201,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -18594,11 +18739,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -19132,11 +19277,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -19670,11 +19815,11 @@ export interface operations {
           RelatedId?: number;
           IsDefault: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly AssetUrl?: string;
+          AssetUrl?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly MimeType?: string;
+          MimeType?: string;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FileName?: string;
+          FileName?: string;
         };
       };
     };
@@ -20085,7 +20230,10 @@ export interface operations {
   getEndpoint: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -20113,6 +20261,15 @@ export interface operations {
             CreationDate: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -20858,10 +21015,27 @@ export interface operations {
       path?: never;
       cookie?: never;
     };
-    /** @description The file, of any media type (its Content-Type is the asset's MimeType). */
+    /** @description The file, of any media type type/subtype (its Content-Type is the asset's MimeType): the common ones are listed, then a range for each top-level type. */
     requestBody: {
       content: {
-        '*/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'image/png': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'image/jpeg': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'image/gif': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'image/webp': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'image/svg+xml': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'video/mp4': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'video/webm': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'application/pdf': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'application/octet-stream': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'text/csv': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'application/x-ndjson': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'application/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'audio/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'font/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'image/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'model/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'text/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
+        'video/*': Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array>;
       };
     };
     responses: {
@@ -21003,7 +21177,10 @@ export interface operations {
   getAsset: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -21032,6 +21209,15 @@ export interface operations {
             AssetUrl: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -21259,9 +21445,9 @@ export interface operations {
   listAssets: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -21822,7 +22008,10 @@ export interface operations {
   getStore: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -21864,6 +22053,15 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -22270,9 +22468,9 @@ export interface operations {
   listStores: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -22380,9 +22578,9 @@ export interface operations {
   listDeviceTypes: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -22636,7 +22834,10 @@ export interface operations {
   getDeviceType: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -22660,6 +22861,15 @@ export interface operations {
             Description: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -23030,9 +23240,9 @@ export interface operations {
   listPublicDeviceTypes: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -23137,9 +23347,9 @@ export interface operations {
   listPhysicalDevices: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
         /** @description true: only those in a store; false: only those in none. */
         hasStoreRelation?: boolean;
@@ -23260,7 +23470,7 @@ export interface operations {
           Description?: string | null;
           StoreId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly StoreName?: string | null;
+          StoreName?: string | null;
         };
       };
     };
@@ -23402,7 +23612,10 @@ export interface operations {
   getPhysicalDevice: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         physicalDeviceId: string;
       };
@@ -23428,6 +23641,15 @@ export interface operations {
             StoreName: string | null;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -23529,7 +23751,7 @@ export interface operations {
           Description?: string | null;
           StoreId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly StoreName?: string | null;
+          StoreName?: string | null;
         };
       };
     };
@@ -23794,9 +24016,9 @@ export interface operations {
   listLogicalDevices: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -23933,7 +24155,7 @@ export interface operations {
           Description: string;
           DeviceTypeId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly DeviceTypeDescription?: string | null;
+          DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -24096,7 +24318,10 @@ export interface operations {
   getLogicalDevice: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         physicalDeviceId: string;
         deviceId: string;
@@ -24129,6 +24354,15 @@ export interface operations {
             }[];
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -24230,7 +24464,7 @@ export interface operations {
           Description: string;
           DeviceTypeId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly DeviceTypeDescription?: string | null;
+          DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -25164,7 +25398,7 @@ export interface operations {
           Description: string;
           DeviceTypeId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly DeviceTypeDescription?: string | null;
+          DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -25320,7 +25554,10 @@ export interface operations {
   getOwnLogicalDevice: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         deviceId: string;
       };
@@ -25355,6 +25592,15 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -25589,7 +25835,7 @@ export interface operations {
           Description?: string;
           DeviceTypeId?: number | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly DeviceTypeDescription?: string | null;
+          DeviceTypeDescription?: string | null;
           ExpirationDate?: string | null;
           Metadata?: {
             Key: string;
@@ -26007,8 +26253,28 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': ({
-          /** @description The counter name (case-insensitive). */
-          Counter: string;
+          /**
+           * @description The counter name (any case; 400 InvalidAnalyticsRecord otherwise).
+           * @enum {string}
+           */
+          Counter:
+            | 'WishlistByCreatedDate'
+            | 'WishlistByLastAccessedDate'
+            | 'AddedWishlistItem'
+            | 'RemovedWishlistItem'
+            | 'ShoppingCartByCreatedDate'
+            | 'ShoppingCartByLastAccessedDate'
+            | 'AddedShoppingCartItem'
+            | 'RemovedShoppingCartItem'
+            | 'ItemView'
+            | 'ItemLike'
+            | 'ItemShare'
+            | 'ItemShareResponse'
+            | 'ItemShareInteraction'
+            | 'OmniShareFromCustomerDeviceToCustomerDevice'
+            | 'OmniShareFromCustomerDeviceToInStoreDevice'
+            | 'OmniShareFromInStoreDeviceToCustomerDevice'
+            | 'OmniShareFromInStoreDeviceToInStoreDevice';
         } & {
           [key: string]: unknown;
         })[];
@@ -26161,7 +26427,27 @@ export interface operations {
       };
       header?: never;
       path: {
-        counter: string;
+        /** @description The counter (any case; 404 UnknownCounter otherwise). */
+        counter:
+          | 'WishlistByCreatedDate'
+          | 'WishlistByLastAccessedDate'
+          | 'AddedWishlistItem'
+          | 'RemovedWishlistItem'
+          | 'ShoppingCartByCreatedDate'
+          | 'ShoppingCartByLastAccessedDate'
+          | 'AddedShoppingCartItem'
+          | 'RemovedShoppingCartItem'
+          | 'ItemView'
+          | 'ItemLike'
+          | 'ItemShare'
+          | 'ItemShareResponse'
+          | 'ItemShareInteraction'
+          | 'OmniShare'
+          | 'OmniShareFromCustomerDeviceToCustomerDevice'
+          | 'OmniShareFromCustomerDeviceToInStoreDevice'
+          | 'OmniShareFromInStoreDeviceToCustomerDevice'
+          | 'OmniShareFromInStoreDeviceToInStoreDevice'
+          | 'TrendingItem';
       };
       cookie?: never;
     };
@@ -26274,9 +26560,29 @@ export interface operations {
       };
       header?: never;
       path: {
-        counter: string;
-        /** @description daily, weekly, monthly or yearly */
-        period: string;
+        /** @description The counter (any case; 404 UnknownCounter otherwise). */
+        counter:
+          | 'WishlistByCreatedDate'
+          | 'WishlistByLastAccessedDate'
+          | 'AddedWishlistItem'
+          | 'RemovedWishlistItem'
+          | 'ShoppingCartByCreatedDate'
+          | 'ShoppingCartByLastAccessedDate'
+          | 'AddedShoppingCartItem'
+          | 'RemovedShoppingCartItem'
+          | 'ItemView'
+          | 'ItemLike'
+          | 'ItemShare'
+          | 'ItemShareResponse'
+          | 'ItemShareInteraction'
+          | 'OmniShare'
+          | 'OmniShareFromCustomerDeviceToCustomerDevice'
+          | 'OmniShareFromCustomerDeviceToInStoreDevice'
+          | 'OmniShareFromInStoreDeviceToCustomerDevice'
+          | 'OmniShareFromInStoreDeviceToInStoreDevice'
+          | 'TrendingItem';
+        /** @description daily, weekly, monthly or yearly (any case; 400 InvalidAnalyticsQuery otherwise) */
+        period: 'daily' | 'weekly' | 'monthly' | 'yearly';
       };
       cookie?: never;
     };
@@ -26390,8 +26696,8 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description daily, weekly, monthly or yearly */
-        period: string;
+        /** @description daily, weekly, monthly or yearly (any case; 400 InvalidAnalyticsQuery otherwise) */
+        period: 'daily' | 'weekly' | 'monthly' | 'yearly';
       };
       cookie?: never;
     };
@@ -26407,8 +26713,28 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description An ingested counter (OmniShare as its four directions). */
-            Counter: string;
+            /**
+             * @description An ingested counter (OmniShare as its four directions).
+             * @enum {string}
+             */
+            Counter:
+              | 'WishlistByCreatedDate'
+              | 'WishlistByLastAccessedDate'
+              | 'AddedWishlistItem'
+              | 'RemovedWishlistItem'
+              | 'ShoppingCartByCreatedDate'
+              | 'ShoppingCartByLastAccessedDate'
+              | 'AddedShoppingCartItem'
+              | 'RemovedShoppingCartItem'
+              | 'ItemView'
+              | 'ItemLike'
+              | 'ItemShare'
+              | 'ItemShareResponse'
+              | 'ItemShareInteraction'
+              | 'OmniShareFromCustomerDeviceToCustomerDevice'
+              | 'OmniShareFromCustomerDeviceToInStoreDevice'
+              | 'OmniShareFromInStoreDeviceToCustomerDevice'
+              | 'OmniShareFromInStoreDeviceToInStoreDevice';
             /** @description Only periods with records, in order. */
             Periods: {
               Year: number;
@@ -26616,7 +26942,10 @@ export interface operations {
   getTrendingWeights: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -26634,10 +26963,31 @@ export interface operations {
         };
         content: {
           'application/json': {
-            Counter: string;
+            /**
+             * @description A counter whose records name an item (any case; 400 InvalidTrendingActionTypes otherwise).
+             * @enum {string}
+             */
+            Counter:
+              | 'AddedWishlistItem'
+              | 'RemovedWishlistItem'
+              | 'AddedShoppingCartItem'
+              | 'RemovedShoppingCartItem'
+              | 'ItemView'
+              | 'ItemLike'
+              | 'ItemShare'
+              | 'ItemShareInteraction';
             ImpactValue: number;
           }[];
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -26723,7 +27073,19 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          Counter: string;
+          /**
+           * @description A counter whose records name an item (any case; 400 InvalidTrendingActionTypes otherwise).
+           * @enum {string}
+           */
+          Counter:
+            | 'AddedWishlistItem'
+            | 'RemovedWishlistItem'
+            | 'AddedShoppingCartItem'
+            | 'RemovedShoppingCartItem'
+            | 'ItemView'
+            | 'ItemLike'
+            | 'ItemShare'
+            | 'ItemShareInteraction';
           ImpactValue: number;
         }[];
       };
@@ -26741,7 +27103,19 @@ export interface operations {
         };
         content: {
           'application/json': {
-            Counter: string;
+            /**
+             * @description A counter whose records name an item (any case; 400 InvalidTrendingActionTypes otherwise).
+             * @enum {string}
+             */
+            Counter:
+              | 'AddedWishlistItem'
+              | 'RemovedWishlistItem'
+              | 'AddedShoppingCartItem'
+              | 'RemovedShoppingCartItem'
+              | 'ItemView'
+              | 'ItemLike'
+              | 'ItemShare'
+              | 'ItemShareInteraction';
             ImpactValue: number;
           }[];
         };
@@ -26847,7 +27221,10 @@ export interface operations {
   getAnalyticsSettings: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -26865,9 +27242,441 @@ export interface operations {
         };
         content: {
           'application/json': {
-            TimeZone: string;
+            /**
+             * @description UTC or an IANA zone name (400 InvalidTimeZone otherwise).
+             * @enum {string}
+             */
+            TimeZone:
+              | 'UTC'
+              | 'Africa/Abidjan'
+              | 'Africa/Accra'
+              | 'Africa/Addis_Ababa'
+              | 'Africa/Algiers'
+              | 'Africa/Asmera'
+              | 'Africa/Bamako'
+              | 'Africa/Bangui'
+              | 'Africa/Banjul'
+              | 'Africa/Bissau'
+              | 'Africa/Blantyre'
+              | 'Africa/Brazzaville'
+              | 'Africa/Bujumbura'
+              | 'Africa/Cairo'
+              | 'Africa/Casablanca'
+              | 'Africa/Ceuta'
+              | 'Africa/Conakry'
+              | 'Africa/Dakar'
+              | 'Africa/Dar_es_Salaam'
+              | 'Africa/Djibouti'
+              | 'Africa/Douala'
+              | 'Africa/El_Aaiun'
+              | 'Africa/Freetown'
+              | 'Africa/Gaborone'
+              | 'Africa/Harare'
+              | 'Africa/Johannesburg'
+              | 'Africa/Juba'
+              | 'Africa/Kampala'
+              | 'Africa/Khartoum'
+              | 'Africa/Kigali'
+              | 'Africa/Kinshasa'
+              | 'Africa/Lagos'
+              | 'Africa/Libreville'
+              | 'Africa/Lome'
+              | 'Africa/Luanda'
+              | 'Africa/Lubumbashi'
+              | 'Africa/Lusaka'
+              | 'Africa/Malabo'
+              | 'Africa/Maputo'
+              | 'Africa/Maseru'
+              | 'Africa/Mbabane'
+              | 'Africa/Mogadishu'
+              | 'Africa/Monrovia'
+              | 'Africa/Nairobi'
+              | 'Africa/Ndjamena'
+              | 'Africa/Niamey'
+              | 'Africa/Nouakchott'
+              | 'Africa/Ouagadougou'
+              | 'Africa/Porto-Novo'
+              | 'Africa/Sao_Tome'
+              | 'Africa/Tripoli'
+              | 'Africa/Tunis'
+              | 'Africa/Windhoek'
+              | 'America/Adak'
+              | 'America/Anchorage'
+              | 'America/Anguilla'
+              | 'America/Antigua'
+              | 'America/Araguaina'
+              | 'America/Argentina/La_Rioja'
+              | 'America/Argentina/Rio_Gallegos'
+              | 'America/Argentina/Salta'
+              | 'America/Argentina/San_Juan'
+              | 'America/Argentina/San_Luis'
+              | 'America/Argentina/Tucuman'
+              | 'America/Argentina/Ushuaia'
+              | 'America/Aruba'
+              | 'America/Asuncion'
+              | 'America/Bahia'
+              | 'America/Bahia_Banderas'
+              | 'America/Barbados'
+              | 'America/Belem'
+              | 'America/Belize'
+              | 'America/Blanc-Sablon'
+              | 'America/Boa_Vista'
+              | 'America/Bogota'
+              | 'America/Boise'
+              | 'America/Buenos_Aires'
+              | 'America/Cambridge_Bay'
+              | 'America/Campo_Grande'
+              | 'America/Cancun'
+              | 'America/Caracas'
+              | 'America/Catamarca'
+              | 'America/Cayenne'
+              | 'America/Cayman'
+              | 'America/Chicago'
+              | 'America/Chihuahua'
+              | 'America/Ciudad_Juarez'
+              | 'America/Coral_Harbour'
+              | 'America/Cordoba'
+              | 'America/Costa_Rica'
+              | 'America/Coyhaique'
+              | 'America/Creston'
+              | 'America/Cuiaba'
+              | 'America/Curacao'
+              | 'America/Danmarkshavn'
+              | 'America/Dawson'
+              | 'America/Dawson_Creek'
+              | 'America/Denver'
+              | 'America/Detroit'
+              | 'America/Dominica'
+              | 'America/Edmonton'
+              | 'America/Eirunepe'
+              | 'America/El_Salvador'
+              | 'America/Fort_Nelson'
+              | 'America/Fortaleza'
+              | 'America/Glace_Bay'
+              | 'America/Godthab'
+              | 'America/Goose_Bay'
+              | 'America/Grand_Turk'
+              | 'America/Grenada'
+              | 'America/Guadeloupe'
+              | 'America/Guatemala'
+              | 'America/Guayaquil'
+              | 'America/Guyana'
+              | 'America/Halifax'
+              | 'America/Havana'
+              | 'America/Hermosillo'
+              | 'America/Indiana/Knox'
+              | 'America/Indiana/Marengo'
+              | 'America/Indiana/Petersburg'
+              | 'America/Indiana/Tell_City'
+              | 'America/Indiana/Vevay'
+              | 'America/Indiana/Vincennes'
+              | 'America/Indiana/Winamac'
+              | 'America/Indianapolis'
+              | 'America/Inuvik'
+              | 'America/Iqaluit'
+              | 'America/Jamaica'
+              | 'America/Jujuy'
+              | 'America/Juneau'
+              | 'America/Kentucky/Monticello'
+              | 'America/Kralendijk'
+              | 'America/La_Paz'
+              | 'America/Lima'
+              | 'America/Los_Angeles'
+              | 'America/Louisville'
+              | 'America/Lower_Princes'
+              | 'America/Maceio'
+              | 'America/Managua'
+              | 'America/Manaus'
+              | 'America/Marigot'
+              | 'America/Martinique'
+              | 'America/Matamoros'
+              | 'America/Mazatlan'
+              | 'America/Mendoza'
+              | 'America/Menominee'
+              | 'America/Merida'
+              | 'America/Metlakatla'
+              | 'America/Mexico_City'
+              | 'America/Miquelon'
+              | 'America/Moncton'
+              | 'America/Monterrey'
+              | 'America/Montevideo'
+              | 'America/Montserrat'
+              | 'America/Nassau'
+              | 'America/New_York'
+              | 'America/Nome'
+              | 'America/Noronha'
+              | 'America/North_Dakota/Beulah'
+              | 'America/North_Dakota/Center'
+              | 'America/North_Dakota/New_Salem'
+              | 'America/Ojinaga'
+              | 'America/Panama'
+              | 'America/Paramaribo'
+              | 'America/Phoenix'
+              | 'America/Port-au-Prince'
+              | 'America/Port_of_Spain'
+              | 'America/Porto_Velho'
+              | 'America/Puerto_Rico'
+              | 'America/Punta_Arenas'
+              | 'America/Rankin_Inlet'
+              | 'America/Recife'
+              | 'America/Regina'
+              | 'America/Resolute'
+              | 'America/Rio_Branco'
+              | 'America/Santarem'
+              | 'America/Santiago'
+              | 'America/Santo_Domingo'
+              | 'America/Sao_Paulo'
+              | 'America/Scoresbysund'
+              | 'America/Sitka'
+              | 'America/St_Barthelemy'
+              | 'America/St_Johns'
+              | 'America/St_Kitts'
+              | 'America/St_Lucia'
+              | 'America/St_Thomas'
+              | 'America/St_Vincent'
+              | 'America/Swift_Current'
+              | 'America/Tegucigalpa'
+              | 'America/Thule'
+              | 'America/Tijuana'
+              | 'America/Toronto'
+              | 'America/Tortola'
+              | 'America/Vancouver'
+              | 'America/Whitehorse'
+              | 'America/Winnipeg'
+              | 'America/Yakutat'
+              | 'Antarctica/Casey'
+              | 'Antarctica/Davis'
+              | 'Antarctica/DumontDUrville'
+              | 'Antarctica/Macquarie'
+              | 'Antarctica/Mawson'
+              | 'Antarctica/McMurdo'
+              | 'Antarctica/Palmer'
+              | 'Antarctica/Rothera'
+              | 'Antarctica/Syowa'
+              | 'Antarctica/Troll'
+              | 'Antarctica/Vostok'
+              | 'Arctic/Longyearbyen'
+              | 'Asia/Aden'
+              | 'Asia/Almaty'
+              | 'Asia/Amman'
+              | 'Asia/Anadyr'
+              | 'Asia/Aqtau'
+              | 'Asia/Aqtobe'
+              | 'Asia/Ashgabat'
+              | 'Asia/Atyrau'
+              | 'Asia/Baghdad'
+              | 'Asia/Bahrain'
+              | 'Asia/Baku'
+              | 'Asia/Bangkok'
+              | 'Asia/Barnaul'
+              | 'Asia/Beirut'
+              | 'Asia/Bishkek'
+              | 'Asia/Brunei'
+              | 'Asia/Calcutta'
+              | 'Asia/Chita'
+              | 'Asia/Colombo'
+              | 'Asia/Damascus'
+              | 'Asia/Dhaka'
+              | 'Asia/Dili'
+              | 'Asia/Dubai'
+              | 'Asia/Dushanbe'
+              | 'Asia/Famagusta'
+              | 'Asia/Gaza'
+              | 'Asia/Hebron'
+              | 'Asia/Hong_Kong'
+              | 'Asia/Hovd'
+              | 'Asia/Irkutsk'
+              | 'Asia/Jakarta'
+              | 'Asia/Jayapura'
+              | 'Asia/Jerusalem'
+              | 'Asia/Kabul'
+              | 'Asia/Kamchatka'
+              | 'Asia/Karachi'
+              | 'Asia/Katmandu'
+              | 'Asia/Khandyga'
+              | 'Asia/Krasnoyarsk'
+              | 'Asia/Kuala_Lumpur'
+              | 'Asia/Kuching'
+              | 'Asia/Kuwait'
+              | 'Asia/Macau'
+              | 'Asia/Magadan'
+              | 'Asia/Makassar'
+              | 'Asia/Manila'
+              | 'Asia/Muscat'
+              | 'Asia/Nicosia'
+              | 'Asia/Novokuznetsk'
+              | 'Asia/Novosibirsk'
+              | 'Asia/Omsk'
+              | 'Asia/Oral'
+              | 'Asia/Phnom_Penh'
+              | 'Asia/Pontianak'
+              | 'Asia/Pyongyang'
+              | 'Asia/Qatar'
+              | 'Asia/Qostanay'
+              | 'Asia/Qyzylorda'
+              | 'Asia/Rangoon'
+              | 'Asia/Riyadh'
+              | 'Asia/Saigon'
+              | 'Asia/Sakhalin'
+              | 'Asia/Samarkand'
+              | 'Asia/Seoul'
+              | 'Asia/Shanghai'
+              | 'Asia/Singapore'
+              | 'Asia/Srednekolymsk'
+              | 'Asia/Taipei'
+              | 'Asia/Tashkent'
+              | 'Asia/Tbilisi'
+              | 'Asia/Tehran'
+              | 'Asia/Thimphu'
+              | 'Asia/Tokyo'
+              | 'Asia/Tomsk'
+              | 'Asia/Ulaanbaatar'
+              | 'Asia/Urumqi'
+              | 'Asia/Ust-Nera'
+              | 'Asia/Vientiane'
+              | 'Asia/Vladivostok'
+              | 'Asia/Yakutsk'
+              | 'Asia/Yekaterinburg'
+              | 'Asia/Yerevan'
+              | 'Atlantic/Azores'
+              | 'Atlantic/Bermuda'
+              | 'Atlantic/Canary'
+              | 'Atlantic/Cape_Verde'
+              | 'Atlantic/Faeroe'
+              | 'Atlantic/Madeira'
+              | 'Atlantic/Reykjavik'
+              | 'Atlantic/South_Georgia'
+              | 'Atlantic/St_Helena'
+              | 'Atlantic/Stanley'
+              | 'Australia/Adelaide'
+              | 'Australia/Brisbane'
+              | 'Australia/Broken_Hill'
+              | 'Australia/Darwin'
+              | 'Australia/Eucla'
+              | 'Australia/Hobart'
+              | 'Australia/Lindeman'
+              | 'Australia/Lord_Howe'
+              | 'Australia/Melbourne'
+              | 'Australia/Perth'
+              | 'Australia/Sydney'
+              | 'Europe/Amsterdam'
+              | 'Europe/Andorra'
+              | 'Europe/Astrakhan'
+              | 'Europe/Athens'
+              | 'Europe/Belgrade'
+              | 'Europe/Berlin'
+              | 'Europe/Bratislava'
+              | 'Europe/Brussels'
+              | 'Europe/Bucharest'
+              | 'Europe/Budapest'
+              | 'Europe/Busingen'
+              | 'Europe/Chisinau'
+              | 'Europe/Copenhagen'
+              | 'Europe/Dublin'
+              | 'Europe/Gibraltar'
+              | 'Europe/Guernsey'
+              | 'Europe/Helsinki'
+              | 'Europe/Isle_of_Man'
+              | 'Europe/Istanbul'
+              | 'Europe/Jersey'
+              | 'Europe/Kaliningrad'
+              | 'Europe/Kiev'
+              | 'Europe/Kirov'
+              | 'Europe/Lisbon'
+              | 'Europe/Ljubljana'
+              | 'Europe/London'
+              | 'Europe/Luxembourg'
+              | 'Europe/Madrid'
+              | 'Europe/Malta'
+              | 'Europe/Mariehamn'
+              | 'Europe/Minsk'
+              | 'Europe/Monaco'
+              | 'Europe/Moscow'
+              | 'Europe/Oslo'
+              | 'Europe/Paris'
+              | 'Europe/Podgorica'
+              | 'Europe/Prague'
+              | 'Europe/Riga'
+              | 'Europe/Rome'
+              | 'Europe/Samara'
+              | 'Europe/San_Marino'
+              | 'Europe/Sarajevo'
+              | 'Europe/Saratov'
+              | 'Europe/Simferopol'
+              | 'Europe/Skopje'
+              | 'Europe/Sofia'
+              | 'Europe/Stockholm'
+              | 'Europe/Tallinn'
+              | 'Europe/Tirane'
+              | 'Europe/Ulyanovsk'
+              | 'Europe/Vaduz'
+              | 'Europe/Vatican'
+              | 'Europe/Vienna'
+              | 'Europe/Vilnius'
+              | 'Europe/Volgograd'
+              | 'Europe/Warsaw'
+              | 'Europe/Zagreb'
+              | 'Europe/Zurich'
+              | 'Indian/Antananarivo'
+              | 'Indian/Chagos'
+              | 'Indian/Christmas'
+              | 'Indian/Cocos'
+              | 'Indian/Comoro'
+              | 'Indian/Kerguelen'
+              | 'Indian/Mahe'
+              | 'Indian/Maldives'
+              | 'Indian/Mauritius'
+              | 'Indian/Mayotte'
+              | 'Indian/Reunion'
+              | 'Pacific/Apia'
+              | 'Pacific/Auckland'
+              | 'Pacific/Bougainville'
+              | 'Pacific/Chatham'
+              | 'Pacific/Easter'
+              | 'Pacific/Efate'
+              | 'Pacific/Enderbury'
+              | 'Pacific/Fakaofo'
+              | 'Pacific/Fiji'
+              | 'Pacific/Funafuti'
+              | 'Pacific/Galapagos'
+              | 'Pacific/Gambier'
+              | 'Pacific/Guadalcanal'
+              | 'Pacific/Guam'
+              | 'Pacific/Honolulu'
+              | 'Pacific/Kiritimati'
+              | 'Pacific/Kosrae'
+              | 'Pacific/Kwajalein'
+              | 'Pacific/Majuro'
+              | 'Pacific/Marquesas'
+              | 'Pacific/Midway'
+              | 'Pacific/Nauru'
+              | 'Pacific/Niue'
+              | 'Pacific/Norfolk'
+              | 'Pacific/Noumea'
+              | 'Pacific/Pago_Pago'
+              | 'Pacific/Palau'
+              | 'Pacific/Pitcairn'
+              | 'Pacific/Ponape'
+              | 'Pacific/Port_Moresby'
+              | 'Pacific/Rarotonga'
+              | 'Pacific/Saipan'
+              | 'Pacific/Tahiti'
+              | 'Pacific/Tarawa'
+              | 'Pacific/Tongatapu'
+              | 'Pacific/Truk'
+              | 'Pacific/Wake'
+              | 'Pacific/Wallis';
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -26953,7 +27762,430 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          TimeZone: string;
+          /**
+           * @description UTC or an IANA zone name (400 InvalidTimeZone otherwise).
+           * @enum {string}
+           */
+          TimeZone:
+            | 'UTC'
+            | 'Africa/Abidjan'
+            | 'Africa/Accra'
+            | 'Africa/Addis_Ababa'
+            | 'Africa/Algiers'
+            | 'Africa/Asmera'
+            | 'Africa/Bamako'
+            | 'Africa/Bangui'
+            | 'Africa/Banjul'
+            | 'Africa/Bissau'
+            | 'Africa/Blantyre'
+            | 'Africa/Brazzaville'
+            | 'Africa/Bujumbura'
+            | 'Africa/Cairo'
+            | 'Africa/Casablanca'
+            | 'Africa/Ceuta'
+            | 'Africa/Conakry'
+            | 'Africa/Dakar'
+            | 'Africa/Dar_es_Salaam'
+            | 'Africa/Djibouti'
+            | 'Africa/Douala'
+            | 'Africa/El_Aaiun'
+            | 'Africa/Freetown'
+            | 'Africa/Gaborone'
+            | 'Africa/Harare'
+            | 'Africa/Johannesburg'
+            | 'Africa/Juba'
+            | 'Africa/Kampala'
+            | 'Africa/Khartoum'
+            | 'Africa/Kigali'
+            | 'Africa/Kinshasa'
+            | 'Africa/Lagos'
+            | 'Africa/Libreville'
+            | 'Africa/Lome'
+            | 'Africa/Luanda'
+            | 'Africa/Lubumbashi'
+            | 'Africa/Lusaka'
+            | 'Africa/Malabo'
+            | 'Africa/Maputo'
+            | 'Africa/Maseru'
+            | 'Africa/Mbabane'
+            | 'Africa/Mogadishu'
+            | 'Africa/Monrovia'
+            | 'Africa/Nairobi'
+            | 'Africa/Ndjamena'
+            | 'Africa/Niamey'
+            | 'Africa/Nouakchott'
+            | 'Africa/Ouagadougou'
+            | 'Africa/Porto-Novo'
+            | 'Africa/Sao_Tome'
+            | 'Africa/Tripoli'
+            | 'Africa/Tunis'
+            | 'Africa/Windhoek'
+            | 'America/Adak'
+            | 'America/Anchorage'
+            | 'America/Anguilla'
+            | 'America/Antigua'
+            | 'America/Araguaina'
+            | 'America/Argentina/La_Rioja'
+            | 'America/Argentina/Rio_Gallegos'
+            | 'America/Argentina/Salta'
+            | 'America/Argentina/San_Juan'
+            | 'America/Argentina/San_Luis'
+            | 'America/Argentina/Tucuman'
+            | 'America/Argentina/Ushuaia'
+            | 'America/Aruba'
+            | 'America/Asuncion'
+            | 'America/Bahia'
+            | 'America/Bahia_Banderas'
+            | 'America/Barbados'
+            | 'America/Belem'
+            | 'America/Belize'
+            | 'America/Blanc-Sablon'
+            | 'America/Boa_Vista'
+            | 'America/Bogota'
+            | 'America/Boise'
+            | 'America/Buenos_Aires'
+            | 'America/Cambridge_Bay'
+            | 'America/Campo_Grande'
+            | 'America/Cancun'
+            | 'America/Caracas'
+            | 'America/Catamarca'
+            | 'America/Cayenne'
+            | 'America/Cayman'
+            | 'America/Chicago'
+            | 'America/Chihuahua'
+            | 'America/Ciudad_Juarez'
+            | 'America/Coral_Harbour'
+            | 'America/Cordoba'
+            | 'America/Costa_Rica'
+            | 'America/Coyhaique'
+            | 'America/Creston'
+            | 'America/Cuiaba'
+            | 'America/Curacao'
+            | 'America/Danmarkshavn'
+            | 'America/Dawson'
+            | 'America/Dawson_Creek'
+            | 'America/Denver'
+            | 'America/Detroit'
+            | 'America/Dominica'
+            | 'America/Edmonton'
+            | 'America/Eirunepe'
+            | 'America/El_Salvador'
+            | 'America/Fort_Nelson'
+            | 'America/Fortaleza'
+            | 'America/Glace_Bay'
+            | 'America/Godthab'
+            | 'America/Goose_Bay'
+            | 'America/Grand_Turk'
+            | 'America/Grenada'
+            | 'America/Guadeloupe'
+            | 'America/Guatemala'
+            | 'America/Guayaquil'
+            | 'America/Guyana'
+            | 'America/Halifax'
+            | 'America/Havana'
+            | 'America/Hermosillo'
+            | 'America/Indiana/Knox'
+            | 'America/Indiana/Marengo'
+            | 'America/Indiana/Petersburg'
+            | 'America/Indiana/Tell_City'
+            | 'America/Indiana/Vevay'
+            | 'America/Indiana/Vincennes'
+            | 'America/Indiana/Winamac'
+            | 'America/Indianapolis'
+            | 'America/Inuvik'
+            | 'America/Iqaluit'
+            | 'America/Jamaica'
+            | 'America/Jujuy'
+            | 'America/Juneau'
+            | 'America/Kentucky/Monticello'
+            | 'America/Kralendijk'
+            | 'America/La_Paz'
+            | 'America/Lima'
+            | 'America/Los_Angeles'
+            | 'America/Louisville'
+            | 'America/Lower_Princes'
+            | 'America/Maceio'
+            | 'America/Managua'
+            | 'America/Manaus'
+            | 'America/Marigot'
+            | 'America/Martinique'
+            | 'America/Matamoros'
+            | 'America/Mazatlan'
+            | 'America/Mendoza'
+            | 'America/Menominee'
+            | 'America/Merida'
+            | 'America/Metlakatla'
+            | 'America/Mexico_City'
+            | 'America/Miquelon'
+            | 'America/Moncton'
+            | 'America/Monterrey'
+            | 'America/Montevideo'
+            | 'America/Montserrat'
+            | 'America/Nassau'
+            | 'America/New_York'
+            | 'America/Nome'
+            | 'America/Noronha'
+            | 'America/North_Dakota/Beulah'
+            | 'America/North_Dakota/Center'
+            | 'America/North_Dakota/New_Salem'
+            | 'America/Ojinaga'
+            | 'America/Panama'
+            | 'America/Paramaribo'
+            | 'America/Phoenix'
+            | 'America/Port-au-Prince'
+            | 'America/Port_of_Spain'
+            | 'America/Porto_Velho'
+            | 'America/Puerto_Rico'
+            | 'America/Punta_Arenas'
+            | 'America/Rankin_Inlet'
+            | 'America/Recife'
+            | 'America/Regina'
+            | 'America/Resolute'
+            | 'America/Rio_Branco'
+            | 'America/Santarem'
+            | 'America/Santiago'
+            | 'America/Santo_Domingo'
+            | 'America/Sao_Paulo'
+            | 'America/Scoresbysund'
+            | 'America/Sitka'
+            | 'America/St_Barthelemy'
+            | 'America/St_Johns'
+            | 'America/St_Kitts'
+            | 'America/St_Lucia'
+            | 'America/St_Thomas'
+            | 'America/St_Vincent'
+            | 'America/Swift_Current'
+            | 'America/Tegucigalpa'
+            | 'America/Thule'
+            | 'America/Tijuana'
+            | 'America/Toronto'
+            | 'America/Tortola'
+            | 'America/Vancouver'
+            | 'America/Whitehorse'
+            | 'America/Winnipeg'
+            | 'America/Yakutat'
+            | 'Antarctica/Casey'
+            | 'Antarctica/Davis'
+            | 'Antarctica/DumontDUrville'
+            | 'Antarctica/Macquarie'
+            | 'Antarctica/Mawson'
+            | 'Antarctica/McMurdo'
+            | 'Antarctica/Palmer'
+            | 'Antarctica/Rothera'
+            | 'Antarctica/Syowa'
+            | 'Antarctica/Troll'
+            | 'Antarctica/Vostok'
+            | 'Arctic/Longyearbyen'
+            | 'Asia/Aden'
+            | 'Asia/Almaty'
+            | 'Asia/Amman'
+            | 'Asia/Anadyr'
+            | 'Asia/Aqtau'
+            | 'Asia/Aqtobe'
+            | 'Asia/Ashgabat'
+            | 'Asia/Atyrau'
+            | 'Asia/Baghdad'
+            | 'Asia/Bahrain'
+            | 'Asia/Baku'
+            | 'Asia/Bangkok'
+            | 'Asia/Barnaul'
+            | 'Asia/Beirut'
+            | 'Asia/Bishkek'
+            | 'Asia/Brunei'
+            | 'Asia/Calcutta'
+            | 'Asia/Chita'
+            | 'Asia/Colombo'
+            | 'Asia/Damascus'
+            | 'Asia/Dhaka'
+            | 'Asia/Dili'
+            | 'Asia/Dubai'
+            | 'Asia/Dushanbe'
+            | 'Asia/Famagusta'
+            | 'Asia/Gaza'
+            | 'Asia/Hebron'
+            | 'Asia/Hong_Kong'
+            | 'Asia/Hovd'
+            | 'Asia/Irkutsk'
+            | 'Asia/Jakarta'
+            | 'Asia/Jayapura'
+            | 'Asia/Jerusalem'
+            | 'Asia/Kabul'
+            | 'Asia/Kamchatka'
+            | 'Asia/Karachi'
+            | 'Asia/Katmandu'
+            | 'Asia/Khandyga'
+            | 'Asia/Krasnoyarsk'
+            | 'Asia/Kuala_Lumpur'
+            | 'Asia/Kuching'
+            | 'Asia/Kuwait'
+            | 'Asia/Macau'
+            | 'Asia/Magadan'
+            | 'Asia/Makassar'
+            | 'Asia/Manila'
+            | 'Asia/Muscat'
+            | 'Asia/Nicosia'
+            | 'Asia/Novokuznetsk'
+            | 'Asia/Novosibirsk'
+            | 'Asia/Omsk'
+            | 'Asia/Oral'
+            | 'Asia/Phnom_Penh'
+            | 'Asia/Pontianak'
+            | 'Asia/Pyongyang'
+            | 'Asia/Qatar'
+            | 'Asia/Qostanay'
+            | 'Asia/Qyzylorda'
+            | 'Asia/Rangoon'
+            | 'Asia/Riyadh'
+            | 'Asia/Saigon'
+            | 'Asia/Sakhalin'
+            | 'Asia/Samarkand'
+            | 'Asia/Seoul'
+            | 'Asia/Shanghai'
+            | 'Asia/Singapore'
+            | 'Asia/Srednekolymsk'
+            | 'Asia/Taipei'
+            | 'Asia/Tashkent'
+            | 'Asia/Tbilisi'
+            | 'Asia/Tehran'
+            | 'Asia/Thimphu'
+            | 'Asia/Tokyo'
+            | 'Asia/Tomsk'
+            | 'Asia/Ulaanbaatar'
+            | 'Asia/Urumqi'
+            | 'Asia/Ust-Nera'
+            | 'Asia/Vientiane'
+            | 'Asia/Vladivostok'
+            | 'Asia/Yakutsk'
+            | 'Asia/Yekaterinburg'
+            | 'Asia/Yerevan'
+            | 'Atlantic/Azores'
+            | 'Atlantic/Bermuda'
+            | 'Atlantic/Canary'
+            | 'Atlantic/Cape_Verde'
+            | 'Atlantic/Faeroe'
+            | 'Atlantic/Madeira'
+            | 'Atlantic/Reykjavik'
+            | 'Atlantic/South_Georgia'
+            | 'Atlantic/St_Helena'
+            | 'Atlantic/Stanley'
+            | 'Australia/Adelaide'
+            | 'Australia/Brisbane'
+            | 'Australia/Broken_Hill'
+            | 'Australia/Darwin'
+            | 'Australia/Eucla'
+            | 'Australia/Hobart'
+            | 'Australia/Lindeman'
+            | 'Australia/Lord_Howe'
+            | 'Australia/Melbourne'
+            | 'Australia/Perth'
+            | 'Australia/Sydney'
+            | 'Europe/Amsterdam'
+            | 'Europe/Andorra'
+            | 'Europe/Astrakhan'
+            | 'Europe/Athens'
+            | 'Europe/Belgrade'
+            | 'Europe/Berlin'
+            | 'Europe/Bratislava'
+            | 'Europe/Brussels'
+            | 'Europe/Bucharest'
+            | 'Europe/Budapest'
+            | 'Europe/Busingen'
+            | 'Europe/Chisinau'
+            | 'Europe/Copenhagen'
+            | 'Europe/Dublin'
+            | 'Europe/Gibraltar'
+            | 'Europe/Guernsey'
+            | 'Europe/Helsinki'
+            | 'Europe/Isle_of_Man'
+            | 'Europe/Istanbul'
+            | 'Europe/Jersey'
+            | 'Europe/Kaliningrad'
+            | 'Europe/Kiev'
+            | 'Europe/Kirov'
+            | 'Europe/Lisbon'
+            | 'Europe/Ljubljana'
+            | 'Europe/London'
+            | 'Europe/Luxembourg'
+            | 'Europe/Madrid'
+            | 'Europe/Malta'
+            | 'Europe/Mariehamn'
+            | 'Europe/Minsk'
+            | 'Europe/Monaco'
+            | 'Europe/Moscow'
+            | 'Europe/Oslo'
+            | 'Europe/Paris'
+            | 'Europe/Podgorica'
+            | 'Europe/Prague'
+            | 'Europe/Riga'
+            | 'Europe/Rome'
+            | 'Europe/Samara'
+            | 'Europe/San_Marino'
+            | 'Europe/Sarajevo'
+            | 'Europe/Saratov'
+            | 'Europe/Simferopol'
+            | 'Europe/Skopje'
+            | 'Europe/Sofia'
+            | 'Europe/Stockholm'
+            | 'Europe/Tallinn'
+            | 'Europe/Tirane'
+            | 'Europe/Ulyanovsk'
+            | 'Europe/Vaduz'
+            | 'Europe/Vatican'
+            | 'Europe/Vienna'
+            | 'Europe/Vilnius'
+            | 'Europe/Volgograd'
+            | 'Europe/Warsaw'
+            | 'Europe/Zagreb'
+            | 'Europe/Zurich'
+            | 'Indian/Antananarivo'
+            | 'Indian/Chagos'
+            | 'Indian/Christmas'
+            | 'Indian/Cocos'
+            | 'Indian/Comoro'
+            | 'Indian/Kerguelen'
+            | 'Indian/Mahe'
+            | 'Indian/Maldives'
+            | 'Indian/Mauritius'
+            | 'Indian/Mayotte'
+            | 'Indian/Reunion'
+            | 'Pacific/Apia'
+            | 'Pacific/Auckland'
+            | 'Pacific/Bougainville'
+            | 'Pacific/Chatham'
+            | 'Pacific/Easter'
+            | 'Pacific/Efate'
+            | 'Pacific/Enderbury'
+            | 'Pacific/Fakaofo'
+            | 'Pacific/Fiji'
+            | 'Pacific/Funafuti'
+            | 'Pacific/Galapagos'
+            | 'Pacific/Gambier'
+            | 'Pacific/Guadalcanal'
+            | 'Pacific/Guam'
+            | 'Pacific/Honolulu'
+            | 'Pacific/Kiritimati'
+            | 'Pacific/Kosrae'
+            | 'Pacific/Kwajalein'
+            | 'Pacific/Majuro'
+            | 'Pacific/Marquesas'
+            | 'Pacific/Midway'
+            | 'Pacific/Nauru'
+            | 'Pacific/Niue'
+            | 'Pacific/Norfolk'
+            | 'Pacific/Noumea'
+            | 'Pacific/Pago_Pago'
+            | 'Pacific/Palau'
+            | 'Pacific/Pitcairn'
+            | 'Pacific/Ponape'
+            | 'Pacific/Port_Moresby'
+            | 'Pacific/Rarotonga'
+            | 'Pacific/Saipan'
+            | 'Pacific/Tahiti'
+            | 'Pacific/Tarawa'
+            | 'Pacific/Tongatapu'
+            | 'Pacific/Truk'
+            | 'Pacific/Wake'
+            | 'Pacific/Wallis';
         };
       };
     };
@@ -26970,7 +28202,430 @@ export interface operations {
         };
         content: {
           'application/json': {
-            TimeZone: string;
+            /**
+             * @description UTC or an IANA zone name (400 InvalidTimeZone otherwise).
+             * @enum {string}
+             */
+            TimeZone:
+              | 'UTC'
+              | 'Africa/Abidjan'
+              | 'Africa/Accra'
+              | 'Africa/Addis_Ababa'
+              | 'Africa/Algiers'
+              | 'Africa/Asmera'
+              | 'Africa/Bamako'
+              | 'Africa/Bangui'
+              | 'Africa/Banjul'
+              | 'Africa/Bissau'
+              | 'Africa/Blantyre'
+              | 'Africa/Brazzaville'
+              | 'Africa/Bujumbura'
+              | 'Africa/Cairo'
+              | 'Africa/Casablanca'
+              | 'Africa/Ceuta'
+              | 'Africa/Conakry'
+              | 'Africa/Dakar'
+              | 'Africa/Dar_es_Salaam'
+              | 'Africa/Djibouti'
+              | 'Africa/Douala'
+              | 'Africa/El_Aaiun'
+              | 'Africa/Freetown'
+              | 'Africa/Gaborone'
+              | 'Africa/Harare'
+              | 'Africa/Johannesburg'
+              | 'Africa/Juba'
+              | 'Africa/Kampala'
+              | 'Africa/Khartoum'
+              | 'Africa/Kigali'
+              | 'Africa/Kinshasa'
+              | 'Africa/Lagos'
+              | 'Africa/Libreville'
+              | 'Africa/Lome'
+              | 'Africa/Luanda'
+              | 'Africa/Lubumbashi'
+              | 'Africa/Lusaka'
+              | 'Africa/Malabo'
+              | 'Africa/Maputo'
+              | 'Africa/Maseru'
+              | 'Africa/Mbabane'
+              | 'Africa/Mogadishu'
+              | 'Africa/Monrovia'
+              | 'Africa/Nairobi'
+              | 'Africa/Ndjamena'
+              | 'Africa/Niamey'
+              | 'Africa/Nouakchott'
+              | 'Africa/Ouagadougou'
+              | 'Africa/Porto-Novo'
+              | 'Africa/Sao_Tome'
+              | 'Africa/Tripoli'
+              | 'Africa/Tunis'
+              | 'Africa/Windhoek'
+              | 'America/Adak'
+              | 'America/Anchorage'
+              | 'America/Anguilla'
+              | 'America/Antigua'
+              | 'America/Araguaina'
+              | 'America/Argentina/La_Rioja'
+              | 'America/Argentina/Rio_Gallegos'
+              | 'America/Argentina/Salta'
+              | 'America/Argentina/San_Juan'
+              | 'America/Argentina/San_Luis'
+              | 'America/Argentina/Tucuman'
+              | 'America/Argentina/Ushuaia'
+              | 'America/Aruba'
+              | 'America/Asuncion'
+              | 'America/Bahia'
+              | 'America/Bahia_Banderas'
+              | 'America/Barbados'
+              | 'America/Belem'
+              | 'America/Belize'
+              | 'America/Blanc-Sablon'
+              | 'America/Boa_Vista'
+              | 'America/Bogota'
+              | 'America/Boise'
+              | 'America/Buenos_Aires'
+              | 'America/Cambridge_Bay'
+              | 'America/Campo_Grande'
+              | 'America/Cancun'
+              | 'America/Caracas'
+              | 'America/Catamarca'
+              | 'America/Cayenne'
+              | 'America/Cayman'
+              | 'America/Chicago'
+              | 'America/Chihuahua'
+              | 'America/Ciudad_Juarez'
+              | 'America/Coral_Harbour'
+              | 'America/Cordoba'
+              | 'America/Costa_Rica'
+              | 'America/Coyhaique'
+              | 'America/Creston'
+              | 'America/Cuiaba'
+              | 'America/Curacao'
+              | 'America/Danmarkshavn'
+              | 'America/Dawson'
+              | 'America/Dawson_Creek'
+              | 'America/Denver'
+              | 'America/Detroit'
+              | 'America/Dominica'
+              | 'America/Edmonton'
+              | 'America/Eirunepe'
+              | 'America/El_Salvador'
+              | 'America/Fort_Nelson'
+              | 'America/Fortaleza'
+              | 'America/Glace_Bay'
+              | 'America/Godthab'
+              | 'America/Goose_Bay'
+              | 'America/Grand_Turk'
+              | 'America/Grenada'
+              | 'America/Guadeloupe'
+              | 'America/Guatemala'
+              | 'America/Guayaquil'
+              | 'America/Guyana'
+              | 'America/Halifax'
+              | 'America/Havana'
+              | 'America/Hermosillo'
+              | 'America/Indiana/Knox'
+              | 'America/Indiana/Marengo'
+              | 'America/Indiana/Petersburg'
+              | 'America/Indiana/Tell_City'
+              | 'America/Indiana/Vevay'
+              | 'America/Indiana/Vincennes'
+              | 'America/Indiana/Winamac'
+              | 'America/Indianapolis'
+              | 'America/Inuvik'
+              | 'America/Iqaluit'
+              | 'America/Jamaica'
+              | 'America/Jujuy'
+              | 'America/Juneau'
+              | 'America/Kentucky/Monticello'
+              | 'America/Kralendijk'
+              | 'America/La_Paz'
+              | 'America/Lima'
+              | 'America/Los_Angeles'
+              | 'America/Louisville'
+              | 'America/Lower_Princes'
+              | 'America/Maceio'
+              | 'America/Managua'
+              | 'America/Manaus'
+              | 'America/Marigot'
+              | 'America/Martinique'
+              | 'America/Matamoros'
+              | 'America/Mazatlan'
+              | 'America/Mendoza'
+              | 'America/Menominee'
+              | 'America/Merida'
+              | 'America/Metlakatla'
+              | 'America/Mexico_City'
+              | 'America/Miquelon'
+              | 'America/Moncton'
+              | 'America/Monterrey'
+              | 'America/Montevideo'
+              | 'America/Montserrat'
+              | 'America/Nassau'
+              | 'America/New_York'
+              | 'America/Nome'
+              | 'America/Noronha'
+              | 'America/North_Dakota/Beulah'
+              | 'America/North_Dakota/Center'
+              | 'America/North_Dakota/New_Salem'
+              | 'America/Ojinaga'
+              | 'America/Panama'
+              | 'America/Paramaribo'
+              | 'America/Phoenix'
+              | 'America/Port-au-Prince'
+              | 'America/Port_of_Spain'
+              | 'America/Porto_Velho'
+              | 'America/Puerto_Rico'
+              | 'America/Punta_Arenas'
+              | 'America/Rankin_Inlet'
+              | 'America/Recife'
+              | 'America/Regina'
+              | 'America/Resolute'
+              | 'America/Rio_Branco'
+              | 'America/Santarem'
+              | 'America/Santiago'
+              | 'America/Santo_Domingo'
+              | 'America/Sao_Paulo'
+              | 'America/Scoresbysund'
+              | 'America/Sitka'
+              | 'America/St_Barthelemy'
+              | 'America/St_Johns'
+              | 'America/St_Kitts'
+              | 'America/St_Lucia'
+              | 'America/St_Thomas'
+              | 'America/St_Vincent'
+              | 'America/Swift_Current'
+              | 'America/Tegucigalpa'
+              | 'America/Thule'
+              | 'America/Tijuana'
+              | 'America/Toronto'
+              | 'America/Tortola'
+              | 'America/Vancouver'
+              | 'America/Whitehorse'
+              | 'America/Winnipeg'
+              | 'America/Yakutat'
+              | 'Antarctica/Casey'
+              | 'Antarctica/Davis'
+              | 'Antarctica/DumontDUrville'
+              | 'Antarctica/Macquarie'
+              | 'Antarctica/Mawson'
+              | 'Antarctica/McMurdo'
+              | 'Antarctica/Palmer'
+              | 'Antarctica/Rothera'
+              | 'Antarctica/Syowa'
+              | 'Antarctica/Troll'
+              | 'Antarctica/Vostok'
+              | 'Arctic/Longyearbyen'
+              | 'Asia/Aden'
+              | 'Asia/Almaty'
+              | 'Asia/Amman'
+              | 'Asia/Anadyr'
+              | 'Asia/Aqtau'
+              | 'Asia/Aqtobe'
+              | 'Asia/Ashgabat'
+              | 'Asia/Atyrau'
+              | 'Asia/Baghdad'
+              | 'Asia/Bahrain'
+              | 'Asia/Baku'
+              | 'Asia/Bangkok'
+              | 'Asia/Barnaul'
+              | 'Asia/Beirut'
+              | 'Asia/Bishkek'
+              | 'Asia/Brunei'
+              | 'Asia/Calcutta'
+              | 'Asia/Chita'
+              | 'Asia/Colombo'
+              | 'Asia/Damascus'
+              | 'Asia/Dhaka'
+              | 'Asia/Dili'
+              | 'Asia/Dubai'
+              | 'Asia/Dushanbe'
+              | 'Asia/Famagusta'
+              | 'Asia/Gaza'
+              | 'Asia/Hebron'
+              | 'Asia/Hong_Kong'
+              | 'Asia/Hovd'
+              | 'Asia/Irkutsk'
+              | 'Asia/Jakarta'
+              | 'Asia/Jayapura'
+              | 'Asia/Jerusalem'
+              | 'Asia/Kabul'
+              | 'Asia/Kamchatka'
+              | 'Asia/Karachi'
+              | 'Asia/Katmandu'
+              | 'Asia/Khandyga'
+              | 'Asia/Krasnoyarsk'
+              | 'Asia/Kuala_Lumpur'
+              | 'Asia/Kuching'
+              | 'Asia/Kuwait'
+              | 'Asia/Macau'
+              | 'Asia/Magadan'
+              | 'Asia/Makassar'
+              | 'Asia/Manila'
+              | 'Asia/Muscat'
+              | 'Asia/Nicosia'
+              | 'Asia/Novokuznetsk'
+              | 'Asia/Novosibirsk'
+              | 'Asia/Omsk'
+              | 'Asia/Oral'
+              | 'Asia/Phnom_Penh'
+              | 'Asia/Pontianak'
+              | 'Asia/Pyongyang'
+              | 'Asia/Qatar'
+              | 'Asia/Qostanay'
+              | 'Asia/Qyzylorda'
+              | 'Asia/Rangoon'
+              | 'Asia/Riyadh'
+              | 'Asia/Saigon'
+              | 'Asia/Sakhalin'
+              | 'Asia/Samarkand'
+              | 'Asia/Seoul'
+              | 'Asia/Shanghai'
+              | 'Asia/Singapore'
+              | 'Asia/Srednekolymsk'
+              | 'Asia/Taipei'
+              | 'Asia/Tashkent'
+              | 'Asia/Tbilisi'
+              | 'Asia/Tehran'
+              | 'Asia/Thimphu'
+              | 'Asia/Tokyo'
+              | 'Asia/Tomsk'
+              | 'Asia/Ulaanbaatar'
+              | 'Asia/Urumqi'
+              | 'Asia/Ust-Nera'
+              | 'Asia/Vientiane'
+              | 'Asia/Vladivostok'
+              | 'Asia/Yakutsk'
+              | 'Asia/Yekaterinburg'
+              | 'Asia/Yerevan'
+              | 'Atlantic/Azores'
+              | 'Atlantic/Bermuda'
+              | 'Atlantic/Canary'
+              | 'Atlantic/Cape_Verde'
+              | 'Atlantic/Faeroe'
+              | 'Atlantic/Madeira'
+              | 'Atlantic/Reykjavik'
+              | 'Atlantic/South_Georgia'
+              | 'Atlantic/St_Helena'
+              | 'Atlantic/Stanley'
+              | 'Australia/Adelaide'
+              | 'Australia/Brisbane'
+              | 'Australia/Broken_Hill'
+              | 'Australia/Darwin'
+              | 'Australia/Eucla'
+              | 'Australia/Hobart'
+              | 'Australia/Lindeman'
+              | 'Australia/Lord_Howe'
+              | 'Australia/Melbourne'
+              | 'Australia/Perth'
+              | 'Australia/Sydney'
+              | 'Europe/Amsterdam'
+              | 'Europe/Andorra'
+              | 'Europe/Astrakhan'
+              | 'Europe/Athens'
+              | 'Europe/Belgrade'
+              | 'Europe/Berlin'
+              | 'Europe/Bratislava'
+              | 'Europe/Brussels'
+              | 'Europe/Bucharest'
+              | 'Europe/Budapest'
+              | 'Europe/Busingen'
+              | 'Europe/Chisinau'
+              | 'Europe/Copenhagen'
+              | 'Europe/Dublin'
+              | 'Europe/Gibraltar'
+              | 'Europe/Guernsey'
+              | 'Europe/Helsinki'
+              | 'Europe/Isle_of_Man'
+              | 'Europe/Istanbul'
+              | 'Europe/Jersey'
+              | 'Europe/Kaliningrad'
+              | 'Europe/Kiev'
+              | 'Europe/Kirov'
+              | 'Europe/Lisbon'
+              | 'Europe/Ljubljana'
+              | 'Europe/London'
+              | 'Europe/Luxembourg'
+              | 'Europe/Madrid'
+              | 'Europe/Malta'
+              | 'Europe/Mariehamn'
+              | 'Europe/Minsk'
+              | 'Europe/Monaco'
+              | 'Europe/Moscow'
+              | 'Europe/Oslo'
+              | 'Europe/Paris'
+              | 'Europe/Podgorica'
+              | 'Europe/Prague'
+              | 'Europe/Riga'
+              | 'Europe/Rome'
+              | 'Europe/Samara'
+              | 'Europe/San_Marino'
+              | 'Europe/Sarajevo'
+              | 'Europe/Saratov'
+              | 'Europe/Simferopol'
+              | 'Europe/Skopje'
+              | 'Europe/Sofia'
+              | 'Europe/Stockholm'
+              | 'Europe/Tallinn'
+              | 'Europe/Tirane'
+              | 'Europe/Ulyanovsk'
+              | 'Europe/Vaduz'
+              | 'Europe/Vatican'
+              | 'Europe/Vienna'
+              | 'Europe/Vilnius'
+              | 'Europe/Volgograd'
+              | 'Europe/Warsaw'
+              | 'Europe/Zagreb'
+              | 'Europe/Zurich'
+              | 'Indian/Antananarivo'
+              | 'Indian/Chagos'
+              | 'Indian/Christmas'
+              | 'Indian/Cocos'
+              | 'Indian/Comoro'
+              | 'Indian/Kerguelen'
+              | 'Indian/Mahe'
+              | 'Indian/Maldives'
+              | 'Indian/Mauritius'
+              | 'Indian/Mayotte'
+              | 'Indian/Reunion'
+              | 'Pacific/Apia'
+              | 'Pacific/Auckland'
+              | 'Pacific/Bougainville'
+              | 'Pacific/Chatham'
+              | 'Pacific/Easter'
+              | 'Pacific/Efate'
+              | 'Pacific/Enderbury'
+              | 'Pacific/Fakaofo'
+              | 'Pacific/Fiji'
+              | 'Pacific/Funafuti'
+              | 'Pacific/Galapagos'
+              | 'Pacific/Gambier'
+              | 'Pacific/Guadalcanal'
+              | 'Pacific/Guam'
+              | 'Pacific/Honolulu'
+              | 'Pacific/Kiritimati'
+              | 'Pacific/Kosrae'
+              | 'Pacific/Kwajalein'
+              | 'Pacific/Majuro'
+              | 'Pacific/Marquesas'
+              | 'Pacific/Midway'
+              | 'Pacific/Nauru'
+              | 'Pacific/Niue'
+              | 'Pacific/Norfolk'
+              | 'Pacific/Noumea'
+              | 'Pacific/Pago_Pago'
+              | 'Pacific/Palau'
+              | 'Pacific/Pitcairn'
+              | 'Pacific/Ponape'
+              | 'Pacific/Port_Moresby'
+              | 'Pacific/Rarotonga'
+              | 'Pacific/Saipan'
+              | 'Pacific/Tahiti'
+              | 'Pacific/Tarawa'
+              | 'Pacific/Tongatapu'
+              | 'Pacific/Truk'
+              | 'Pacific/Wake'
+              | 'Pacific/Wallis';
           };
         };
       };
@@ -27217,9 +28872,9 @@ export interface operations {
   listWebhooks: {
     parameters: {
       query?: {
-        /** @description Items to skip (default 0). */
+        /** @description Items to skip (default 0, at most 2147483647); decimal digits only. */
         skip?: number;
-        /** @description Page size, 1..1000 (default 20). */
+        /** @description Page size, 1..1000 (default 20); decimal digits only. */
         take?: number;
       };
       header?: never;
@@ -27241,7 +28896,49 @@ export interface operations {
             Results: {
               Id: number;
               Url: string;
-              EventTypes: string[];
+              EventTypes: (
+                | 'item.created'
+                | 'item.updated'
+                | 'item.deleted'
+                | 'brand.created'
+                | 'brand.updated'
+                | 'brand.deleted'
+                | 'category.created'
+                | 'category.updated'
+                | 'category.deleted'
+                | 'tag.created'
+                | 'tag.updated'
+                | 'tag.deleted'
+                | 'asset.created'
+                | 'asset.updated'
+                | 'asset.deleted'
+                | 'store.created'
+                | 'store.updated'
+                | 'store.deleted'
+                | 'physical_device.created'
+                | 'physical_device.updated'
+                | 'physical_device.deleted'
+                | 'logical_device.created'
+                | 'logical_device.updated'
+                | 'logical_device.deleted'
+                | 'app.created'
+                | 'app.updated'
+                | 'app.deleted'
+                | 'integration_endpoint.created'
+                | 'integration_endpoint.status_changed'
+                | 'integration_endpoint.deleted'
+                | 'item.*'
+                | 'brand.*'
+                | 'category.*'
+                | 'tag.*'
+                | 'asset.*'
+                | 'store.*'
+                | 'physical_device.*'
+                | 'logical_device.*'
+                | 'app.*'
+                | 'integration_endpoint.*'
+                | '*'
+              )[];
               Description: string | null;
               OwnerEmail: string | null;
               Enabled: boolean;
@@ -27347,29 +29044,71 @@ export interface operations {
           Id?: number;
           /** @description https, or http to a host:port of WEBHOOK_ALLOWED_HOSTS (an allow-listed host on its listed ports only); no credentials, no fragment, not port 0; an IP literal must be public (IPv6 forms carrying an IPv4 address are judged by it) unless its host:port is allow-listed. Deliveries are POSTed here; redirects are not followed. */
           Url: string;
-          EventTypes: string[];
+          EventTypes: (
+            | 'item.created'
+            | 'item.updated'
+            | 'item.deleted'
+            | 'brand.created'
+            | 'brand.updated'
+            | 'brand.deleted'
+            | 'category.created'
+            | 'category.updated'
+            | 'category.deleted'
+            | 'tag.created'
+            | 'tag.updated'
+            | 'tag.deleted'
+            | 'asset.created'
+            | 'asset.updated'
+            | 'asset.deleted'
+            | 'store.created'
+            | 'store.updated'
+            | 'store.deleted'
+            | 'physical_device.created'
+            | 'physical_device.updated'
+            | 'physical_device.deleted'
+            | 'logical_device.created'
+            | 'logical_device.updated'
+            | 'logical_device.deleted'
+            | 'app.created'
+            | 'app.updated'
+            | 'app.deleted'
+            | 'integration_endpoint.created'
+            | 'integration_endpoint.status_changed'
+            | 'integration_endpoint.deleted'
+            | 'item.*'
+            | 'brand.*'
+            | 'category.*'
+            | 'tag.*'
+            | 'asset.*'
+            | 'store.*'
+            | 'physical_device.*'
+            | 'logical_device.*'
+            | 'app.*'
+            | 'integration_endpoint.*'
+            | '*'
+          )[];
           Description?: string | null;
           OwnerEmail?: string | null;
           /** @description Default true. Enabling again starts from the events recorded from then on and forgets past failures. */
           Enabled?: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly DisabledReason?: string | null;
+          DisabledReason?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FailingSince?: string | null;
+          FailingSince?: string | null;
           /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
-          readonly Secret?: string | null;
+          Secret?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly PreviousSecretExpiresDate?: string | null;
+          PreviousSecretExpiresDate?: string | null;
           /**
            * Format: date-time
            * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
            */
-          readonly CreatedDate?: string;
+          CreatedDate?: string;
           /**
            * Format: date-time
            * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
            */
-          readonly ModifiedDate?: string;
+          ModifiedDate?: string;
         };
       };
     };
@@ -27410,7 +29149,49 @@ export interface operations {
           'application/json': {
             Id: number;
             Url: string;
-            EventTypes: string[];
+            EventTypes: (
+              | 'item.created'
+              | 'item.updated'
+              | 'item.deleted'
+              | 'brand.created'
+              | 'brand.updated'
+              | 'brand.deleted'
+              | 'category.created'
+              | 'category.updated'
+              | 'category.deleted'
+              | 'tag.created'
+              | 'tag.updated'
+              | 'tag.deleted'
+              | 'asset.created'
+              | 'asset.updated'
+              | 'asset.deleted'
+              | 'store.created'
+              | 'store.updated'
+              | 'store.deleted'
+              | 'physical_device.created'
+              | 'physical_device.updated'
+              | 'physical_device.deleted'
+              | 'logical_device.created'
+              | 'logical_device.updated'
+              | 'logical_device.deleted'
+              | 'app.created'
+              | 'app.updated'
+              | 'app.deleted'
+              | 'integration_endpoint.created'
+              | 'integration_endpoint.status_changed'
+              | 'integration_endpoint.deleted'
+              | 'item.*'
+              | 'brand.*'
+              | 'category.*'
+              | 'tag.*'
+              | 'asset.*'
+              | 'store.*'
+              | 'physical_device.*'
+              | 'logical_device.*'
+              | 'app.*'
+              | 'integration_endpoint.*'
+              | '*'
+            )[];
             Description: string | null;
             OwnerEmail: string | null;
             Enabled: boolean;
@@ -27540,7 +29321,10 @@ export interface operations {
   getWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -27581,7 +29365,49 @@ export interface operations {
           'application/json': {
             Id: number;
             Url: string;
-            EventTypes: string[];
+            EventTypes: (
+              | 'item.created'
+              | 'item.updated'
+              | 'item.deleted'
+              | 'brand.created'
+              | 'brand.updated'
+              | 'brand.deleted'
+              | 'category.created'
+              | 'category.updated'
+              | 'category.deleted'
+              | 'tag.created'
+              | 'tag.updated'
+              | 'tag.deleted'
+              | 'asset.created'
+              | 'asset.updated'
+              | 'asset.deleted'
+              | 'store.created'
+              | 'store.updated'
+              | 'store.deleted'
+              | 'physical_device.created'
+              | 'physical_device.updated'
+              | 'physical_device.deleted'
+              | 'logical_device.created'
+              | 'logical_device.updated'
+              | 'logical_device.deleted'
+              | 'app.created'
+              | 'app.updated'
+              | 'app.deleted'
+              | 'integration_endpoint.created'
+              | 'integration_endpoint.status_changed'
+              | 'integration_endpoint.deleted'
+              | 'item.*'
+              | 'brand.*'
+              | 'category.*'
+              | 'tag.*'
+              | 'asset.*'
+              | 'store.*'
+              | 'physical_device.*'
+              | 'logical_device.*'
+              | 'app.*'
+              | 'integration_endpoint.*'
+              | '*'
+            )[];
             Description: string | null;
             OwnerEmail: string | null;
             Enabled: boolean;
@@ -27595,6 +29421,15 @@ export interface operations {
             ModifiedDate: string;
           };
         };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid request (validation; Errors lists the fields) */
       400: {
@@ -27695,29 +29530,71 @@ export interface operations {
           Id?: number;
           /** @description https, or http to a host:port of WEBHOOK_ALLOWED_HOSTS (an allow-listed host on its listed ports only); no credentials, no fragment, not port 0; an IP literal must be public (IPv6 forms carrying an IPv4 address are judged by it) unless its host:port is allow-listed. Deliveries are POSTed here; redirects are not followed. */
           Url: string;
-          EventTypes: string[];
+          EventTypes: (
+            | 'item.created'
+            | 'item.updated'
+            | 'item.deleted'
+            | 'brand.created'
+            | 'brand.updated'
+            | 'brand.deleted'
+            | 'category.created'
+            | 'category.updated'
+            | 'category.deleted'
+            | 'tag.created'
+            | 'tag.updated'
+            | 'tag.deleted'
+            | 'asset.created'
+            | 'asset.updated'
+            | 'asset.deleted'
+            | 'store.created'
+            | 'store.updated'
+            | 'store.deleted'
+            | 'physical_device.created'
+            | 'physical_device.updated'
+            | 'physical_device.deleted'
+            | 'logical_device.created'
+            | 'logical_device.updated'
+            | 'logical_device.deleted'
+            | 'app.created'
+            | 'app.updated'
+            | 'app.deleted'
+            | 'integration_endpoint.created'
+            | 'integration_endpoint.status_changed'
+            | 'integration_endpoint.deleted'
+            | 'item.*'
+            | 'brand.*'
+            | 'category.*'
+            | 'tag.*'
+            | 'asset.*'
+            | 'store.*'
+            | 'physical_device.*'
+            | 'logical_device.*'
+            | 'app.*'
+            | 'integration_endpoint.*'
+            | '*'
+          )[];
           Description?: string | null;
           OwnerEmail?: string | null;
           /** @description Default true. Enabling again starts from the events recorded from then on and forgets past failures. */
           Enabled?: boolean;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly DisabledReason?: string | null;
+          DisabledReason?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly FailingSince?: string | null;
+          FailingSince?: string | null;
           /** @description Read-only, and ignored: the secret changes only by rotation (POST …/secret). */
-          readonly Secret?: string | null;
+          Secret?: string | null;
           /** @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value). */
-          readonly PreviousSecretExpiresDate?: string | null;
+          PreviousSecretExpiresDate?: string | null;
           /**
            * Format: date-time
            * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
            */
-          readonly CreatedDate?: string;
+          CreatedDate?: string;
           /**
            * Format: date-time
            * @description Read-only: accepted so that a fetched resource can be sent back, and ignored (whatever its value).
            */
-          readonly ModifiedDate?: string;
+          ModifiedDate?: string;
         };
       };
     };
@@ -27755,7 +29632,49 @@ export interface operations {
           'application/json': {
             Id: number;
             Url: string;
-            EventTypes: string[];
+            EventTypes: (
+              | 'item.created'
+              | 'item.updated'
+              | 'item.deleted'
+              | 'brand.created'
+              | 'brand.updated'
+              | 'brand.deleted'
+              | 'category.created'
+              | 'category.updated'
+              | 'category.deleted'
+              | 'tag.created'
+              | 'tag.updated'
+              | 'tag.deleted'
+              | 'asset.created'
+              | 'asset.updated'
+              | 'asset.deleted'
+              | 'store.created'
+              | 'store.updated'
+              | 'store.deleted'
+              | 'physical_device.created'
+              | 'physical_device.updated'
+              | 'physical_device.deleted'
+              | 'logical_device.created'
+              | 'logical_device.updated'
+              | 'logical_device.deleted'
+              | 'app.created'
+              | 'app.updated'
+              | 'app.deleted'
+              | 'integration_endpoint.created'
+              | 'integration_endpoint.status_changed'
+              | 'integration_endpoint.deleted'
+              | 'item.*'
+              | 'brand.*'
+              | 'category.*'
+              | 'tag.*'
+              | 'asset.*'
+              | 'store.*'
+              | 'physical_device.*'
+              | 'logical_device.*'
+              | 'app.*'
+              | 'integration_endpoint.*'
+              | '*'
+            )[];
             Description: string | null;
             OwnerEmail: string | null;
             Enabled: boolean;
@@ -28056,7 +29975,49 @@ export interface operations {
           'application/json': {
             Id: number;
             Url: string;
-            EventTypes: string[];
+            EventTypes: (
+              | 'item.created'
+              | 'item.updated'
+              | 'item.deleted'
+              | 'brand.created'
+              | 'brand.updated'
+              | 'brand.deleted'
+              | 'category.created'
+              | 'category.updated'
+              | 'category.deleted'
+              | 'tag.created'
+              | 'tag.updated'
+              | 'tag.deleted'
+              | 'asset.created'
+              | 'asset.updated'
+              | 'asset.deleted'
+              | 'store.created'
+              | 'store.updated'
+              | 'store.deleted'
+              | 'physical_device.created'
+              | 'physical_device.updated'
+              | 'physical_device.deleted'
+              | 'logical_device.created'
+              | 'logical_device.updated'
+              | 'logical_device.deleted'
+              | 'app.created'
+              | 'app.updated'
+              | 'app.deleted'
+              | 'integration_endpoint.created'
+              | 'integration_endpoint.status_changed'
+              | 'integration_endpoint.deleted'
+              | 'item.*'
+              | 'brand.*'
+              | 'category.*'
+              | 'tag.*'
+              | 'asset.*'
+              | 'store.*'
+              | 'physical_device.*'
+              | 'logical_device.*'
+              | 'app.*'
+              | 'integration_endpoint.*'
+              | '*'
+            )[];
             Description: string | null;
             OwnerEmail: string | null;
             Enabled: boolean;
@@ -28223,8 +30184,53 @@ export interface operations {
               Id: number;
               SubscriptionId: number;
               EventId: string;
-              EventType: string;
-              Resource: string;
+              /**
+               * @description resource.action, e.g. item.updated
+               * @enum {string}
+               */
+              EventType:
+                | 'item.created'
+                | 'item.updated'
+                | 'item.deleted'
+                | 'brand.created'
+                | 'brand.updated'
+                | 'brand.deleted'
+                | 'category.created'
+                | 'category.updated'
+                | 'category.deleted'
+                | 'tag.created'
+                | 'tag.updated'
+                | 'tag.deleted'
+                | 'asset.created'
+                | 'asset.updated'
+                | 'asset.deleted'
+                | 'store.created'
+                | 'store.updated'
+                | 'store.deleted'
+                | 'physical_device.created'
+                | 'physical_device.updated'
+                | 'physical_device.deleted'
+                | 'logical_device.created'
+                | 'logical_device.updated'
+                | 'logical_device.deleted'
+                | 'app.created'
+                | 'app.updated'
+                | 'app.deleted'
+                | 'integration_endpoint.created'
+                | 'integration_endpoint.status_changed'
+                | 'integration_endpoint.deleted';
+              /** @enum {string} */
+              Resource:
+                | 'item'
+                | 'brand'
+                | 'category'
+                | 'tag'
+                | 'asset'
+                | 'store'
+                | 'physical_device'
+                | 'logical_device'
+                | 'app'
+                | 'integration_endpoint';
               ResourceId: string;
               /** @description Pending (waiting or retrying), Succeeded (a 2xx came), Failed (given up). */
               Status: 'Pending' | 'Succeeded' | 'Failed';
@@ -28348,8 +30354,53 @@ export interface operations {
             Id: number;
             SubscriptionId: number;
             EventId: string;
-            EventType: string;
-            Resource: string;
+            /**
+             * @description resource.action, e.g. item.updated
+             * @enum {string}
+             */
+            EventType:
+              | 'item.created'
+              | 'item.updated'
+              | 'item.deleted'
+              | 'brand.created'
+              | 'brand.updated'
+              | 'brand.deleted'
+              | 'category.created'
+              | 'category.updated'
+              | 'category.deleted'
+              | 'tag.created'
+              | 'tag.updated'
+              | 'tag.deleted'
+              | 'asset.created'
+              | 'asset.updated'
+              | 'asset.deleted'
+              | 'store.created'
+              | 'store.updated'
+              | 'store.deleted'
+              | 'physical_device.created'
+              | 'physical_device.updated'
+              | 'physical_device.deleted'
+              | 'logical_device.created'
+              | 'logical_device.updated'
+              | 'logical_device.deleted'
+              | 'app.created'
+              | 'app.updated'
+              | 'app.deleted'
+              | 'integration_endpoint.created'
+              | 'integration_endpoint.status_changed'
+              | 'integration_endpoint.deleted';
+            /** @enum {string} */
+            Resource:
+              | 'item'
+              | 'brand'
+              | 'category'
+              | 'tag'
+              | 'asset'
+              | 'store'
+              | 'physical_device'
+              | 'logical_device'
+              | 'app'
+              | 'integration_endpoint';
             ResourceId: string;
             /** @description Pending (waiting or retrying), Succeeded (a 2xx came), Failed (given up). */
             Status: 'Pending' | 'Succeeded' | 'Failed';
@@ -28474,8 +30525,53 @@ export interface operations {
             Id: number;
             SubscriptionId: number;
             EventId: string;
-            EventType: string;
-            Resource: string;
+            /**
+             * @description resource.action, e.g. item.updated
+             * @enum {string}
+             */
+            EventType:
+              | 'item.created'
+              | 'item.updated'
+              | 'item.deleted'
+              | 'brand.created'
+              | 'brand.updated'
+              | 'brand.deleted'
+              | 'category.created'
+              | 'category.updated'
+              | 'category.deleted'
+              | 'tag.created'
+              | 'tag.updated'
+              | 'tag.deleted'
+              | 'asset.created'
+              | 'asset.updated'
+              | 'asset.deleted'
+              | 'store.created'
+              | 'store.updated'
+              | 'store.deleted'
+              | 'physical_device.created'
+              | 'physical_device.updated'
+              | 'physical_device.deleted'
+              | 'logical_device.created'
+              | 'logical_device.updated'
+              | 'logical_device.deleted'
+              | 'app.created'
+              | 'app.updated'
+              | 'app.deleted'
+              | 'integration_endpoint.created'
+              | 'integration_endpoint.status_changed'
+              | 'integration_endpoint.deleted';
+            /** @enum {string} */
+            Resource:
+              | 'item'
+              | 'brand'
+              | 'category'
+              | 'tag'
+              | 'asset'
+              | 'store'
+              | 'physical_device'
+              | 'logical_device'
+              | 'app'
+              | 'integration_endpoint';
             ResourceId: string;
             /** @description Pending (waiting or retrying), Succeeded (a 2xx came), Failed (given up). */
             Status: 'Pending' | 'Succeeded' | 'Failed';
@@ -28800,13 +30896,57 @@ export interface operations {
             Results: {
               /** @description evt_…; Ids sort in feed order. */
               Id: string;
-              /** @description resource.action, e.g. item.updated */
-              Type: string;
+              /**
+               * @description resource.action, e.g. item.updated
+               * @enum {string}
+               */
+              Type:
+                | 'item.created'
+                | 'item.updated'
+                | 'item.deleted'
+                | 'brand.created'
+                | 'brand.updated'
+                | 'brand.deleted'
+                | 'category.created'
+                | 'category.updated'
+                | 'category.deleted'
+                | 'tag.created'
+                | 'tag.updated'
+                | 'tag.deleted'
+                | 'asset.created'
+                | 'asset.updated'
+                | 'asset.deleted'
+                | 'store.created'
+                | 'store.updated'
+                | 'store.deleted'
+                | 'physical_device.created'
+                | 'physical_device.updated'
+                | 'physical_device.deleted'
+                | 'logical_device.created'
+                | 'logical_device.updated'
+                | 'logical_device.deleted'
+                | 'app.created'
+                | 'app.updated'
+                | 'app.deleted'
+                | 'integration_endpoint.created'
+                | 'integration_endpoint.status_changed'
+                | 'integration_endpoint.deleted';
               /** @description The tenant’s name (its host’s first label). */
               TenantId: string;
               /** Format: date-time */
               OccurredAt: string;
-              Resource: string;
+              /** @enum {string} */
+              Resource:
+                | 'item'
+                | 'brand'
+                | 'category'
+                | 'tag'
+                | 'asset'
+                | 'store'
+                | 'physical_device'
+                | 'logical_device'
+                | 'app'
+                | 'integration_endpoint';
               ResourceId: string;
               /** @description The resource as its API shows it (its last state when deleted). */
               Data: unknown;
