@@ -1,12 +1,17 @@
 // SQL migrations, checked in as numbered files and applied in order, each exactly once. Shared
 // infrastructure's migrations sit in src/db/migrations, each module's in
 // src/modules/<name>/migrations; all of them form one order by version (the file name), and a
-// version number belongs to one file only. An advisory lock makes concurrent starts of several
-// instances apply them once.
+// version number belongs to one file only. After them, in the same transaction, the SQL code
+// files (functions and triggers: sql-code.ts) and, on Citus, the distribution of new tables
+// (distribution.ts). An advisory lock makes concurrent starts of several instances apply them
+// once.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseHandle } from './database.ts';
+import { distributeNewTables, hasCitus, useCitusDdlSettings } from './distribution.ts';
+import { runScript } from './sql-script.ts';
 import { REPLACED_MIGRATIONS } from './replaced-migrations.ts';
+import { applySqlCode, bundledSqlCode } from './sql-code.ts';
 
 const SHARED_MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 const MODULES_DIR = path.join(import.meta.dirname, '..', 'modules');
@@ -87,6 +92,8 @@ async function applyMigrations(
   const all = migrations ?? (await bundledMigrations());
   return database.rawTransaction(async (sql) => {
     await sql.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    const citus = await hasCitus(sql);
+    if (citus) await useCitusDdlSettings(sql);
     await sql.exec(
       'create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())',
     );
@@ -102,9 +109,16 @@ async function applyMigrations(
     const applied: string[] = [];
     for (const migration of all) {
       if (done.has(migration.version)) continue;
-      await sql.exec(migration.script);
+      await runScript(sql, migration.script, citus);
       await sql.query('insert into schema_migrations (version) values ($1)', [migration.version]);
       applied.push(migration.version);
+    }
+    // The code files are written for the schema of every bundled migration: a database brought to
+    // an earlier version (a migration test's) keeps the functions its migrations made.
+    for (const version of applied) done.add(version);
+    if ((await bundledMigrations()).every((m) => done.has(m.version))) {
+      await applySqlCode(sql, await bundledSqlCode(), applied.length > 0, citus);
+      if (citus) await distributeNewTables(sql);
     }
     return applied;
   });

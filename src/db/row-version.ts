@@ -2,6 +2,13 @@
 // its version in the same statement, so that If-Match is checked against what the write changes.
 import type { RawSql } from './database.ts';
 
+/**
+ * The next `updated_at` of a row versioned by it: now, or a millisecond after the last one when
+ * the clock has not moved on (so that every write changes the version). Written with add_seconds
+ * (src/db/sql/030-time-arithmetic.sql), which Citus runs in an update's SET.
+ */
+export const NEXT_UPDATED_AT = 'greatest(now(), add_seconds(updated_at, 0.001))';
+
 /** Locks one row of a tenant's table and answers its version, or undefined when there is none. */
 export async function lockedVersion(
   sql: RawSql,

@@ -13,7 +13,7 @@ import {
   migrationsApplied,
   type Migration,
 } from '../../src/db/migrate.ts';
-import { databaseUrlFor } from '../support/global-setup.ts';
+import { databaseUrlFor } from '../support/database-url.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 let database: TestDatabase;

@@ -22,6 +22,12 @@ const GLOBAL_TABLES = [
   'storage_blobs',
   // Durable jobs' runs and crash counts, keyed by queue and job (the key names the tenant).
   'job_runs',
+  // The global tables that stay on a Citus coordinator instead of becoming reference tables.
+  'coordinator_local_tables',
+  // The SQL code files applied, and their text's hash (src/db/sql-code.ts).
+  'sql_code_files',
+  // The foreign keys `omni distribute` has yet to make again (src/db/distribution.ts).
+  'distribution_pending_keys',
 ];
 
 let database: TestDatabase;

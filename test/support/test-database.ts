@@ -4,9 +4,10 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { wrapPool, type DatabaseHandle } from '../../src/db/database.ts';
+import { wrapPool, type DatabaseHandle, type RawSql } from '../../src/db/database.ts';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
-import { databaseUrlFor } from './global-setup.ts';
+import { createClusterDatabase, dropClusterDatabase, type ClusterNode } from './citus-cluster.ts';
+import { databaseUrlFor } from './database-url.ts';
 
 export interface TestDatabase {
   handle: DatabaseHandle;
@@ -15,6 +16,42 @@ export interface TestDatabase {
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {
+  const opened = await openDatabaseOfRun();
+  return process.env.TEST_LOG_ERRORS === '1'
+    ? { ...opened, handle: loggingFailures(opened.handle) }
+    : opened;
+}
+
+/**
+ * With TEST_LOG_ERRORS=1, every statement that fails is written to stderr with its error (to find
+ * the statement behind a 500).
+ */
+function loggingFailures(handle: DatabaseHandle): DatabaseHandle {
+  const logged = <T>(text: string, run: () => Promise<T>): Promise<T> =>
+    run().catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`statement failed: ${message}: ${text.replace(/\s+/g, ' ')}\n`);
+      throw error;
+    });
+  const wrap = (sql: RawSql): RawSql => ({
+    query: (text, params) => logged(text, () => sql.query(text, params)),
+    prepared: (name, text, params) => logged(text, () => sql.prepared(name, text, params)),
+    exec: (script) => logged(script, () => sql.exec(script)),
+  });
+  return {
+    ...handle,
+    ...wrap(handle),
+    get asyncCommit() {
+      return wrap(handle.asyncCommit);
+    },
+    rawTransaction: (fn) => handle.rawTransaction((sql) => fn(wrap(sql))),
+    execRows: (script) => logged(script, () => handle.execRows(script)),
+    copyFrom: (target, data) => handle.copyFrom(target, data),
+    close: () => handle.close(),
+  };
+}
+
+async function openDatabaseOfRun(): Promise<TestDatabase> {
   const source = inject('testDatabase');
   if (source.engine === 'pglite') {
     const snapshot = new Blob([await readFile(source.snapshotPath)]);
@@ -25,6 +62,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   return openPostgresDatabase(source.url, `omni_test_${randomBytes(6).toString('hex')}`, {
     template: source.template,
     connections: 5,
+    workers: source.citusWorkers,
   });
 }
 
@@ -41,8 +79,9 @@ export async function openEmptyDatabase(): Promise<DatabaseHandle> {
   }
   const name = `omni_empty_${randomBytes(6).toString('hex')}`;
   const opened = await openPostgresDatabase(source.url, name, {
-    template: 'template0',
+    template: undefined,
     connections: 2,
+    workers: source.citusWorkers,
   });
   return opened.handle;
 }
@@ -50,12 +89,17 @@ export async function openEmptyDatabase(): Promise<DatabaseHandle> {
 async function openPostgresDatabase(
   sourceUrl: string,
   name: string,
-  options: { template: string; connections: number },
+  options: { template: string | undefined; connections: number; workers?: ClusterNode[] },
 ): Promise<TestDatabase> {
-  const admin = new pg.Client({ connectionString: sourceUrl });
-  await admin.connect();
-  await admin.query(`create database ${name} template ${options.template}`);
-  await admin.end();
+  const { workers } = options;
+  if (workers) {
+    await createClusterDatabase(sourceUrl, workers, name, options.template);
+  } else {
+    const admin = new pg.Client({ connectionString: sourceUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${options.template ?? 'template0'}`);
+    await admin.end();
+  }
   const url = databaseUrlFor(sourceUrl, name);
   const pool = new pg.Pool({ connectionString: url, max: options.connections });
   // Dropping the database at the end ends connections that pool.end() has not closed yet.
@@ -64,6 +108,7 @@ async function openPostgresDatabase(
   const close = handle.close.bind(handle);
   handle.close = async () => {
     await close();
+    if (workers) return dropClusterDatabase(sourceUrl, workers, name);
     const dropper = new pg.Client({ connectionString: sourceUrl });
     await dropper.connect();
     await dropper.query(`drop database if exists ${name} with (force)`);

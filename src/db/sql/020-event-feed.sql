@@ -1,0 +1,74 @@
+-- The event feed's code (its table: src/db/migrations/0100_event_feed.sql, positions: 0281).
+-- Each module's tables record their events through record_events from trigger functions of
+-- their own; the events module reads the feed and runs the sequencer.
+--
+-- Written to run where Citus runs it: a trigger runs on the worker that holds the changed shard,
+-- so these functions take plain values and arrays (never a table's row type, which a shard does
+-- not share), read a transition table only into variables, and write each tenant's rows in a
+-- statement of their own, whose `tenant_id = …` routes it to that tenant's shards.
+
+-- A transaction records one event per resource: its type stays created unless deleted, and
+-- deleted wins.
+create or replace function event_type_merge(earlier text, later text) returns text
+language sql immutable as $$
+  select case when later like '%.deleted' then later when earlier like '%.created' then earlier else later end
+$$;
+
+-- The events of the rows a statement changed, one per (tenant, resource id) — the callers pass
+-- each resource once. The action is the statement's (created, updated, deleted) unless
+-- `p_action` names one. Rows of a tenant being deleted (the cascade from tenants) are left out.
+create or replace function record_events(p_resource text, p_op text, p_action text,
+    p_tenants integer[], p_ids text[], p_data text[]) returns void
+language plpgsql as $$
+declare
+  v_type text := p_resource || '.' || coalesce(p_action,
+    case p_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+  v_tenant integer;
+begin
+  for v_tenant in select distinct t from unnest(p_tenants) as t loop
+    continue when not exists (select 1 from tenants where id = v_tenant);
+    insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
+      select v_tenant, pg_current_xact_id()::text::bigint, p_resource, r.id, v_type, r.data
+        from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
+       where r.tenant_id = v_tenant
+    on conflict (tenant_id, tx_id, resource, resource_id) do update
+      set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+  end loop;
+end $$;
+
+-- The three statement triggers (insert, update, delete) through which a table records its events
+-- with `p_function`, a trigger function that reads the statement's rows as `changed`.
+create or replace function record_events_triggers(p_table text, p_function text) returns void
+language plpgsql as $$
+begin
+  execute format('create or replace trigger %I after insert on %I referencing new table as changed
+                  for each statement execute function %I()', p_table || '_events_inserted', p_table, p_function);
+  execute format('create or replace trigger %I after update on %I referencing new table as changed
+                  for each statement execute function %I()', p_table || '_events_updated', p_table, p_function);
+  execute format('create or replace trigger %I after delete on %I referencing old table as changed
+                  for each statement execute function %I()', p_table || '_events_deleted', p_table, p_function);
+end $$;
+
+-- Gives the tenant's committed events that have no position yet the next positions, in the
+-- order they were recorded (at most p_limit of them), holding the tenant's head row meanwhile so
+-- that two sequencers never give out the same positions. Answers how many it placed.
+create or replace function event_feed_sequence(p_tenant integer, p_limit integer) returns integer
+language plpgsql as $$
+declare
+  v_head bigint;
+  v_placed integer;
+begin
+  insert into event_feed_heads as h (tenant_id, position) values (p_tenant, 0)
+    on conflict (tenant_id) do nothing;
+  select position into v_head from event_feed_heads where tenant_id = p_tenant for update;
+  update events e set position = v_head + n.n
+    from (select id, row_number() over (order by id) as n
+            from events where tenant_id = p_tenant and position is null
+           order by id limit p_limit) n
+   where e.tenant_id = p_tenant and e.id = n.id;
+  get diagnostics v_placed = row_count;
+  if v_placed > 0 then
+    update event_feed_heads set position = v_head + v_placed where tenant_id = p_tenant;
+  end if;
+  return v_placed;
+end $$;

@@ -1,0 +1,2 @@
+-- The outbox's id from a sequence default, not an identity column (src/db/migrations/0280).
+select identity_to_sequence('notification_outbox', 'id');

@@ -1,0 +1,2 @@
+-- The asset's id from a sequence default, not an identity column (src/db/migrations/0280).
+select identity_to_sequence('assets', 'id');
