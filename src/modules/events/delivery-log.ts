@@ -5,7 +5,7 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Page } from '../../db/paged-list.ts';
 import { deliveryNotFound, eventGone, invalidReplayRange } from './events-errors.ts';
-import { eventId } from './event-feed.ts';
+import { eventId, placeEvents } from './event-feed.ts';
 import { matchesPatterns } from './event-types.ts';
 import type { Delivery } from './events-schemas.ts';
 import type { SubscriptionService } from './subscription-service.ts';
@@ -13,7 +13,7 @@ import type { SubscriptionService } from './subscription-service.ts';
 interface DeliveryRow {
   id: string;
   subscriptionId: number;
-  tx: string;
+  position: string;
   seq: string;
   eventType: string;
   resource: string;
@@ -29,7 +29,7 @@ interface DeliveryRow {
   createdAt: Date;
 }
 
-const COLUMNS = `id::text, subscription_id as "subscriptionId", event_tx::text as tx, event_id::text as seq,
+const COLUMNS = `id::text, subscription_id as "subscriptionId", event_position::text as position, event_id::text as seq,
   event_type as "eventType", resource, resource_id as "resourceId", state, attempts,
   response_status as "responseStatus", duration_ms as "durationMs", last_error as "lastError",
   next_attempt_at as "nextAttemptAt", last_attempt_at as "lastAttemptAt", replay_of::text as "replayOf",
@@ -42,7 +42,7 @@ function toWire(row: DeliveryRow): Delivery {
   return {
     Id: Number(row.id),
     SubscriptionId: row.subscriptionId,
-    EventId: eventId({ tx: BigInt(row.tx), seq: BigInt(row.seq) }),
+    EventId: eventId({ position: BigInt(row.position), seq: BigInt(row.seq) }),
     EventType: row.eventType,
     Resource: row.resource,
     ResourceId: row.resourceId,
@@ -107,17 +107,16 @@ export class DeliveryLog {
   async replay(tenantId: number, subscriptionId: number, id: number): Promise<Delivery> {
     await this.subscriptions.require(tenantId, subscriptionId);
     const [original] = await this.db.query<{ kept: boolean }>(
-      `select exists (select 1 from events e where e.tenant_id = d.tenant_id
-                        and e.tx_id = d.event_tx and e.id = d.event_id) as kept
+      `select exists (select 1 from events e where e.tenant_id = $1 and e.id = d.event_id) as kept
          from webhook_deliveries d where d.tenant_id = $1 and d.subscription_id = $2 and d.id = $3`,
       [tenantId, subscriptionId, id],
     );
     if (!original) throw deliveryNotFound(id);
     if (!original.kept) throw eventGone();
     const [row] = await this.db.query<DeliveryRow>(
-      `insert into webhook_deliveries (tenant_id, subscription_id, event_tx, event_id, event_type,
+      `insert into webhook_deliveries (tenant_id, subscription_id, event_position, event_id, event_type,
            resource, resource_id, occurred_at, next_attempt_at, created_at, replay_of)
-       select tenant_id, subscription_id, event_tx, event_id, event_type, resource, resource_id,
+       select tenant_id, subscription_id, event_position, event_id, event_type, resource, resource_id,
               occurred_at, $4, $4, id
          from webhook_deliveries where tenant_id = $1 and subscription_id = $2 and id = $3
        returning ${COLUMNS}`,
@@ -139,18 +138,18 @@ export class DeliveryLog {
   ): Promise<number> {
     if (!(from < to)) throw invalidReplayRange();
     await this.subscriptions.require(tenantId, subscriptionId);
+    await placeEvents(this.db, tenantId);
     const [row] = await this.db.query<{ n: number }>(
       `with sub as (select tenant_id, id, event_types from webhook_subscriptions
                      where tenant_id = $1 and id = $2),
        queued as (
-         insert into webhook_deliveries (tenant_id, subscription_id, event_tx, event_id, event_type,
+         insert into webhook_deliveries (tenant_id, subscription_id, event_position, event_id, event_type,
              resource, resource_id, occurred_at, next_attempt_at, created_at)
-         select e.tenant_id, s.id, e.tx_id, e.id, e.type, e.resource, e.resource_id, e.occurred_at, $5, $5
+         select e.tenant_id, s.id, e.position, e.id, e.type, e.resource, e.resource_id, e.occurred_at, $5, $5
            from sub s join events e on e.tenant_id = s.tenant_id
-          where e.occurred_at >= $3 and e.occurred_at < $4
-            and e.tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+          where e.occurred_at >= $3 and e.occurred_at < $4 and e.position is not null
             and ${matchesPatterns('e.type', 's.event_types')}
-          order by e.tx_id, e.id
+          order by e.position, e.id
          returning 1)
        select count(*)::int as n from queued`,
       [tenantId, subscriptionId, from, to, this.clock()],

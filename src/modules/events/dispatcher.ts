@@ -1,14 +1,16 @@
 // Turns events into webhook deliveries and sends them, on every instance, each delivery by one
 // sender at a time:
 //
-// 1. Fan-out: each enabled subscription has a cursor in the event feed; events past it (below
-//    the feed's horizon, so in their final order) that match its types become delivery rows, in
-//    feed order, and the cursor moves, in one statement that skips a subscription another
-//    instance is fanning out.
-// 2. Claim: due deliveries are leased (claimed_until) with `for update skip locked`; a delivery
-//    is due only when no older delivery of the same resource to the same subscription is still
-//    pending, which keeps each resource's events in order, retries included.
-// 3. Send and record: success ends the delivery; failure schedules the next attempt (backoff
+// 1. Placing: the committed events that wait for a feed position get theirs (placeEvents), tenant
+//    by tenant.
+// 2. Fan-out: each enabled subscription has a cursor in the event feed; events past it that
+//    match its types become delivery rows, in feed order, and the cursor moves, in one statement
+//    (of one tenant's rows) that skips a subscription another instance is fanning out.
+// 3. Claim: due deliveries are found across tenants, then leased (claimed_until) tenant by
+//    tenant, by an update that takes only those still unleased, so that two instances never
+//    lease one; a delivery is due only when no older delivery of the same resource to the same
+//    subscription is still pending, which keeps each resource's events in order, retries included.
+// 4. Send and record: success ends the delivery; failure schedules the next attempt (backoff
 //    with jitter) or gives it up after the retry window, and a subscription failing for
 //    disableAfterMs is disabled and its owner told through the outbox.
 //
@@ -20,7 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Resolver } from './address-guard.ts';
 import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.ts';
-import { eventId, eventJson, VISIBLE_HORIZON, type EventRow } from './event-feed.ts';
+import { eventId, eventJson, placeEvents, type EventRow } from './event-feed.ts';
 import { matchesPatterns } from './event-types.ts';
 import { sendWebhook, type SendResult } from './webhook-sender.ts';
 
@@ -163,37 +165,49 @@ export class Dispatcher {
     );
   }
 
-  /** Turns new events into deliveries for every subscription that has some; answers how many events it scanned. */
+  /** Gives every tenant's committed events that wait for a feed position theirs. */
+  async place(): Promise<void> {
+    const waiting = await this.db.query<{ tenantId: number }>(
+      'select distinct tenant_id as "tenantId" from events where position is null',
+    );
+    for (const { tenantId } of waiting) await placeEvents(this.db, tenantId);
+  }
+
+  /**
+   * Places the events waiting for a position, then turns new events into deliveries for every
+   * subscription that has some; answers how many events it scanned.
+   */
   async fanOut(now: Date): Promise<number> {
+    await this.place();
     const behind = await this.db.query<{ tenantId: number; id: number }>(
       `select s.tenant_id as "tenantId", s.id from webhook_subscriptions s
         where s.enabled and exists (select 1 from events e
-          where e.tenant_id = s.tenant_id and (e.tx_id, e.id) > (s.cursor_tx, s.cursor_id)
-            and e.tx_id < ${VISIBLE_HORIZON})`,
+          where e.tenant_id = s.tenant_id and e.position is not null
+            and (e.position, e.id) > (s.cursor_position, s.cursor_id))`,
     );
     let scanned = 0;
     for (const { tenantId, id } of behind) {
       const [row] = await this.db.query<{ n: number }>(
         `with sub as (
-           select tenant_id, id, event_types, cursor_tx, cursor_id from webhook_subscriptions
+           select tenant_id, id, event_types, cursor_position, cursor_id from webhook_subscriptions
             where tenant_id = $1 and id = $2 and enabled for update skip locked),
          scanned as (
-           select e.tenant_id, e.tx_id, e.id, e.type, e.resource, e.resource_id, e.occurred_at
+           select e.tenant_id, e.position, e.id, e.type, e.resource, e.resource_id, e.occurred_at
              from sub s join events e on e.tenant_id = s.tenant_id
-              and (e.tx_id, e.id) > (s.cursor_tx, s.cursor_id)
-            where e.tx_id < ${VISIBLE_HORIZON}
-            order by e.tx_id, e.id limit ${FAN_OUT_BATCH}),
+              and (e.position, e.id) > (s.cursor_position, s.cursor_id)
+            where e.tenant_id = $1 and e.position is not null
+            order by e.position, e.id limit ${FAN_OUT_BATCH}),
          queued as (
-           insert into webhook_deliveries (tenant_id, subscription_id, event_tx, event_id, event_type,
+           insert into webhook_deliveries (tenant_id, subscription_id, event_position, event_id, event_type,
                resource, resource_id, occurred_at, next_attempt_at, created_at)
-           select e.tenant_id, s.id, e.tx_id, e.id, e.type, e.resource, e.resource_id, e.occurred_at, $3, $3
+           select e.tenant_id, s.id, e.position, e.id, e.type, e.resource, e.resource_id, e.occurred_at, $3, $3
              from scanned e cross join sub s
             where ${matchesPatterns('e.type', 's.event_types')}
-            order by e.tx_id, e.id
+            order by e.position, e.id
            returning 1),
-         last as (select tx_id, id from scanned order by tx_id desc, id desc limit 1),
+         last as (select position, id from scanned order by position desc, id desc limit 1),
          moved as (
-           update webhook_subscriptions w set cursor_tx = last.tx_id, cursor_id = last.id
+           update webhook_subscriptions w set cursor_position = last.position, cursor_id = last.id
              from last where w.tenant_id = $1 and w.id = $2 returning 1)
          select ((select count(*) from scanned) + 0 * (select count(*) from queued) + 0 * (select count(*) from moved))::int as n`,
         [tenantId, id, now],
@@ -205,35 +219,56 @@ export class Dispatcher {
 
   /** Leases up to `limit` due deliveries (see the top of this file). */
   async claim(now: Date, limit: number): Promise<Claimed[]> {
+    const due = await this.db.query<{ tenantId: number; id: string }>(
+      `select d.tenant_id as "tenantId", d.id::text as id from webhook_deliveries d
+         join webhook_subscriptions s on s.tenant_id = d.tenant_id and s.id = d.subscription_id and s.enabled
+        where d.state = 'pending' and d.next_attempt_at <= $1
+          and (d.claimed_until is null or d.claimed_until <= $1)
+          and not exists (select 1 from webhook_deliveries p
+            where p.tenant_id = d.tenant_id and p.subscription_id = d.subscription_id
+              and p.resource = d.resource and p.resource_id = d.resource_id
+              and p.state = 'pending' and p.id < d.id)
+        order by d.next_attempt_at, d.id limit $2`,
+      [now, limit],
+    );
+    const byTenant = Map.groupBy(due, (d) => d.tenantId);
+    const leased: Claimed[] = [];
+    for (const [tenantId, deliveries] of byTenant)
+      leased.push(
+        ...(await this.lease(
+          tenantId,
+          deliveries.map((d) => d.id),
+          now,
+        )),
+      );
+    return leased;
+  }
+
+  /** Leases those of the tenant's deliveries that no other sender has leased meanwhile. */
+  private lease(tenantId: number, ids: string[], now: Date): Promise<Claimed[]> {
     const leaseUntil = new Date(now.getTime() + this.options.policy.leaseMs);
     return this.db.query<Claimed>(
       `with due as (
-         select d.tenant_id, d.id, e.data, e.id is not null as kept from webhook_deliveries d
-           join webhook_subscriptions s on s.tenant_id = d.tenant_id and s.id = d.subscription_id and s.enabled
-           left join events e on e.tenant_id = d.tenant_id and e.tx_id = d.event_tx and e.id = d.event_id
-          where d.state = 'pending' and d.next_attempt_at <= $1
-            and (d.claimed_until is null or d.claimed_until <= $1)
-            and not exists (select 1 from webhook_deliveries p
-              where p.tenant_id = d.tenant_id and p.subscription_id = d.subscription_id
-                and p.resource = d.resource and p.resource_id = d.resource_id
-                and p.state = 'pending' and p.id < d.id)
-          order by d.next_attempt_at, d.id limit $2
+         select d.id, e.data, e.id is not null as kept from webhook_deliveries d
+           left join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
+          where d.tenant_id = $1 and d.id = any($2::bigint[]) and d.state = 'pending'
+            and (d.claimed_until is null or d.claimed_until <= $3)
           for update of d skip locked)
        update webhook_deliveries d
-          set claimed_until = $3, attempts = d.attempts + 1,
+          set claimed_until = $4, attempts = d.attempts + 1,
               lost_claims = d.lost_claims + case when d.claimed_until is null then 0 else 1 end,
-              first_attempt_at = coalesce(d.first_attempt_at, $1), last_attempt_at = $1
+              first_attempt_at = coalesce(d.first_attempt_at, $3), last_attempt_at = $3
          from due, webhook_subscriptions s, tenants t
-        where d.tenant_id = due.tenant_id and d.id = due.id
-          and s.tenant_id = d.tenant_id and s.id = d.subscription_id and t.id = d.tenant_id
+        where d.tenant_id = $1 and d.id = due.id
+          and s.tenant_id = $1 and s.id = d.subscription_id and t.id = $1
         returning d.tenant_id as "tenantId", d.id::text as "deliveryId", d.subscription_id as "subscriptionId",
           s.url, s.secret, s.previous_secret as "previousSecret",
           s.previous_secret_expires_at as "previousSecretExpiresAt",
           d.attempts, d.lost_claims as "lostClaims", d.first_attempt_at as "firstAttemptAt",
           due.kept as "eventKept",
-          d.event_tx::text as tx, d.event_id::text as seq, d.event_type as type, t.name as tenant,
+          d.event_position::text as position, d.event_id::text as seq, d.event_type as type, t.name as tenant,
           d.occurred_at as "occurredAt", d.resource, d.resource_id as "resourceId", due.data`,
-      [now, limit, leaseUntil],
+      [tenantId, ids, now, leaseUntil],
     );
   }
 
@@ -269,7 +304,7 @@ export class Dispatcher {
       secrets.push(delivery.previousSecret);
     const result = await sendWebhook({
       url: delivery.url,
-      messageId: eventId({ tx: BigInt(delivery.tx), seq: BigInt(delivery.seq) }),
+      messageId: eventId({ position: BigInt(delivery.position), seq: BigInt(delivery.seq) }),
       payload: eventJson(delivery),
       secrets,
       timestamp: now,

@@ -1,32 +1,57 @@
 // The events the database records (the feed of src/db/migrations/0100_event_feed.sql) as
-// integrators read them: a feed per tenant in (transaction, sequence) order, of which a reader only
-// sees the part that no running transaction can still add to.
-import type { DatabaseHandle } from '../../db/database.ts';
+// integrators read them: a feed per tenant in (position, id) order. A committed event gets its
+// position from the feed's sequencer (event_feed_sequence in src/db/sql/020-event-feed.sql), always
+// above every position given before, so a reader that follows positions never skips one; reads
+// place the tenant's waiting events first, so that a reader sees its own writes.
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { invalidEventId } from './events-errors.ts';
 
-/** Where in the feed an event is: its transaction's id and its sequence number. */
+/**
+ * Where in the feed an event is: its position and its id (events kept from before positions
+ * share their transaction's position, migration 0281).
+ */
 export interface FeedPosition {
-  tx: bigint;
+  position: bigint;
   seq: bigint;
 }
 
-/** An event's Id: `evt_` and both halves of its position in hex, so that Ids sort as the feed. */
-export function eventId({ tx, seq }: FeedPosition): string {
-  return `evt_${tx.toString(16).padStart(16, '0')}${seq.toString(16).padStart(16, '0')}`;
+/** An event's Id: `evt_` and both halves of its place in hex, so that Ids sort as the feed. */
+export function eventId({ position, seq }: FeedPosition): string {
+  return `evt_${position.toString(16).padStart(16, '0')}${seq.toString(16).padStart(16, '0')}`;
 }
 
-export const EVENT_ID_PATTERN = '^evt_[0-9a-f]{32}$';
+/** Both halves are PostgreSQL bigints: 16 hex digits each, the first of them 0 to 7. */
+export const EVENT_ID_PATTERN = '^evt_[0-7][0-9a-f]{15}[0-7][0-9a-f]{15}$';
 
 export function positionOf(id: string): FeedPosition {
   if (!new RegExp(EVENT_ID_PATTERN).test(id)) throw invalidEventId(id);
-  return { tx: BigInt(`0x${id.slice(4, 20)}`), seq: BigInt(`0x${id.slice(20)}`) };
+  return { position: BigInt(`0x${id.slice(4, 20)}`), seq: BigInt(`0x${id.slice(20)}`) };
 }
 
-/** The snapshot's horizon: events of transactions below it are final (committed or gone). */
-export const VISIBLE_HORIZON = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint';
+/** Events placed by one call of the sequencer at most. */
+const SEQUENCE_BATCH = 10_000;
+
+/** Gives the tenant's committed events that wait for a position theirs; answers how many. */
+export async function placeEvents(db: RawSql, tenantId: number): Promise<number> {
+  const [row] = await db.query<{ n: number }>('select event_feed_sequence($1, $2) as n', [
+    tenantId,
+    SEQUENCE_BATCH,
+  ]);
+  return row!.n;
+}
+
+/** The tenant's last position given (0 before its first event): where "from now on" starts. */
+export async function feedHead(db: RawSql, tenantId: number): Promise<bigint> {
+  await placeEvents(db, tenantId);
+  const [row] = await db.query<{ position: string }>(
+    'select coalesce(max(position), 0)::text as position from event_feed_heads where tenant_id = $1',
+    [tenantId],
+  );
+  return BigInt(row!.position);
+}
 
 export interface EventRow {
-  tx: string;
+  position: string;
   seq: string;
   type: string;
   tenant: string;
@@ -37,12 +62,12 @@ export interface EventRow {
 }
 
 /** The columns of an EventRow, of events `e` joined with tenants `t`. */
-export const EVENT_COLUMNS = `e.tx_id::text as tx, e.id::text as seq, e.type, t.name as tenant,
+export const EVENT_COLUMNS = `e.position::text as position, e.id::text as seq, e.type, t.name as tenant,
   e.occurred_at as "occurredAt", e.resource, e.resource_id as "resourceId", e.data`;
 
 /** The event as integrators get it, in the feed and as a webhook's body: compact JSON text. */
 export function eventJson(row: EventRow): string {
-  return `{"Id":${JSON.stringify(eventId({ tx: BigInt(row.tx), seq: BigInt(row.seq) }))},"Type":${JSON.stringify(row.type)},"TenantId":${JSON.stringify(row.tenant)},"OccurredAt":${JSON.stringify(row.occurredAt.toISOString())},"Resource":${JSON.stringify(row.resource)},"ResourceId":${JSON.stringify(row.resourceId)},"Data":${row.data}}`;
+  return `{"Id":${JSON.stringify(eventId({ position: BigInt(row.position), seq: BigInt(row.seq) }))},"Type":${JSON.stringify(row.type)},"TenantId":${JSON.stringify(row.tenant)},"OccurredAt":${JSON.stringify(row.occurredAt.toISOString())},"Resource":${JSON.stringify(row.resource)},"ResourceId":${JSON.stringify(row.resourceId)},"Data":${row.data}}`;
 }
 
 export interface WireEvent {
@@ -69,13 +94,14 @@ export class EventFeed {
 
   /** The tenant's events after `after` (an event Id; from the oldest kept when absent). */
   async list(tenantId: number, after: string | undefined, take: number): Promise<EventPage> {
-    const from = after ? positionOf(after) : { tx: -1n, seq: -1n };
+    const from = after ? positionOf(after) : { position: -1n, seq: -1n };
+    await placeEvents(this.db, tenantId);
     const rows = await this.db.query<EventRow>(
       `select ${EVENT_COLUMNS} from events e join tenants t on t.id = e.tenant_id
-        where e.tenant_id = $1 and (e.tx_id, e.id) > ($2::bigint, $3::bigint)
-          and e.tx_id < ${VISIBLE_HORIZON}
-        order by e.tx_id, e.id limit $4`,
-      [tenantId, from.tx.toString(), from.seq.toString(), take + 1],
+        where e.tenant_id = $1 and e.position is not null
+          and (e.position, e.id) > ($2::bigint, $3::bigint)
+        order by e.position, e.id limit $4`,
+      [tenantId, from.position.toString(), from.seq.toString(), take + 1],
     );
     return {
       Results: rows.slice(0, take).map((row) => JSON.parse(eventJson(row)) as WireEvent),

@@ -21,6 +21,13 @@ export const EVENT_TYPES = Object.entries(EVENT_RESOURCES).flatMap(([resource, a
   actions.map((action) => `${resource}.${action}`),
 );
 
+/** Every pattern a subscription takes: each event type, each `resource.*`, and `*`. */
+export const EVENT_PATTERNS = [
+  ...EVENT_TYPES,
+  ...Object.keys(EVENT_RESOURCES).map((resource) => `${resource}.*`),
+  '*',
+];
+
 /** `*`, `resource.*` or one event type. */
 export function isEventTypePattern(pattern: string): boolean {
   if (pattern === '*') return true;

@@ -2,9 +2,11 @@
 import { DomainError, conflict, invalid } from '../../domain/domain-error.ts';
 
 export const invalidEventId = (id: string) =>
-  invalid('InvalidEventId', `"${id}" is not an event Id (evt_ and 32 hex digits).`, [
-    { Field: 'after', Message: 'expected an event Id as the feed gives it' },
-  ]);
+  invalid(
+    'InvalidEventId',
+    `"${id}" is not an event Id (evt_ and two 16-digit hex halves, each below 8000000000000000).`,
+    [{ Field: 'after', Message: 'expected an event Id as the feed gives it' }],
+  );
 
 export const invalidWebhookUrl = (message: string) =>
   invalid('InvalidWebhookUrl', message, [{ Field: 'Url', Message: message }]);

@@ -1,8 +1,10 @@
 // Wire shapes of the events module: webhook subscriptions, their deliveries and the event feed.
 import { Type, type Static, type TSchema } from 'typebox';
+import { documentedEnum } from '../../http/documented-only.ts';
 import { PagedResult } from '../../http/paging.ts';
 import { ReadOnly } from '../../http/read-only.ts';
 import { EVENT_ID_PATTERN } from './event-feed.ts';
+import { EVENT_PATTERNS, EVENT_RESOURCES, EVENT_TYPES } from './event-types.ts';
 
 const MAX_ID = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -16,14 +18,21 @@ export const DeliveryParams = Type.Object({
   deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
 });
 
-const EventTypes = Type.Array(
+const EventTypePattern = () =>
   Type.String({
     minLength: 1,
     maxLength: 64,
-    description: 'An event type (item.updated), a resource wildcard (item.*) or * for every event.',
-  }),
-  { minItems: 1, maxItems: 50, uniqueItems: true },
-);
+    description:
+      'An event type (item.updated), a resource wildcard (item.*) or * for every event (400 UnknownEventType otherwise).',
+    ...documentedEnum(EVENT_PATTERNS),
+  });
+const EventType = () =>
+  Type.String({
+    description: 'resource.action, e.g. item.updated',
+    ...documentedEnum(EVENT_TYPES),
+  });
+const EventResource = () => Type.String({ ...documentedEnum(Object.keys(EVENT_RESOURCES)) });
+const EventTypes = Type.Array(EventTypePattern(), { minItems: 1, maxItems: 50, uniqueItems: true });
 
 export const SubscriptionBody = Type.Object(
   {
@@ -72,7 +81,7 @@ export const Subscription = Type.Object(
   {
     Id: Type.Integer(),
     Url: Type.String(),
-    EventTypes: Type.Array(Type.String()),
+    EventTypes: Type.Array(EventTypePattern()),
     Description: Nullable(Type.String()),
     OwnerEmail: Nullable(Type.String()),
     Enabled: Type.Boolean(),
@@ -125,9 +134,9 @@ export const Delivery = Type.Object(
   {
     Id: Type.Integer(),
     SubscriptionId: Type.Integer(),
-    EventId: Type.String(),
-    EventType: Type.String(),
-    Resource: Type.String(),
+    EventId: Type.String({ pattern: EVENT_ID_PATTERN }),
+    EventType: EventType(),
+    Resource: EventResource(),
     ResourceId: Type.String(),
     Status: DeliveryStatus,
     Attempts: Type.Integer(),
@@ -173,11 +182,11 @@ export const EventsQuery = Type.Object({
 });
 export const Event = Type.Object(
   {
-    Id: Type.String({ description: 'evt_…; Ids sort in feed order.' }),
-    Type: Type.String({ description: 'resource.action, e.g. item.updated' }),
+    Id: Type.String({ pattern: EVENT_ID_PATTERN, description: 'evt_…; Ids sort in feed order.' }),
+    Type: EventType(),
     TenantId: Type.String({ description: 'The tenant’s name (its host’s first label).' }),
     OccurredAt: DateText(),
-    Resource: Type.String(),
+    Resource: EventResource(),
     ResourceId: Type.String(),
     Data: Type.Unknown({
       description: 'The resource as its API shows it (its last state when deleted).',

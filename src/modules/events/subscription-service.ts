@@ -9,10 +9,13 @@ import { invalidField } from '../../domain/domain-error.ts';
 import type { DeliveryPolicy } from './delivery-policy.ts';
 import { subscriptionNotFound, unknownEventType } from './events-errors.ts';
 import { isEventTypePattern } from './event-types.ts';
-import { VISIBLE_HORIZON } from './event-feed.ts';
+import { feedHead } from './event-feed.ts';
 import type { Subscription, SubscriptionBody } from './events-schemas.ts';
 import { newSigningSecret } from './webhook-sender.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
+
+/** A cursor's id after every event of its position (those kept from before share theirs). */
+const AFTER_EVERY_ID = '9223372036854775807';
 
 interface SubscriptionRow {
   id: number;
@@ -84,11 +87,14 @@ export class SubscriptionService {
   async create(tenantId: number, body: SubscriptionBody): Promise<Versioned<Subscription>> {
     const s = this.checked(body);
     const now = this.options.clock();
-    // The cursor starts at the feed's horizon: the subscription gets the events from now on.
+    // The cursor starts after every event placed so far: the subscription gets the events from
+    // now on (those committed meanwhile included).
+    const head = await feedHead(this.db, tenantId);
     const [row] = await this.db.query<SubscriptionRow>(
       `insert into webhook_subscriptions
-         (tenant_id, url, event_types, description, owner_email, enabled, secret, cursor_tx, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, ${VISIBLE_HORIZON}, $8, $8)
+         (tenant_id, url, event_types, description, owner_email, enabled, secret, cursor_position, cursor_id,
+          created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, ${AFTER_EVERY_ID}, $9, $9)
        returning ${COLUMNS}`,
       [
         tenantId,
@@ -98,6 +104,7 @@ export class SubscriptionService {
         s.ownerEmail,
         s.enabled,
         newSigningSecret(),
+        head.toString(),
         now,
       ],
     );
@@ -151,16 +158,27 @@ export class SubscriptionService {
       await lockForWrite(sql, 'webhook_subscriptions', tenantId, id, checkVersion, () =>
         subscriptionNotFound(id),
       );
-      // Enabling a disabled subscription starts it afresh: from the feed's horizon, no failures.
+      // Enabling a disabled subscription starts it afresh: from now on, no failures.
+      const head = await feedHead(sql, tenantId);
       const [updated] = await sql.query<SubscriptionRow>(
         `update webhook_subscriptions set url = $3, event_types = $4, description = $5, owner_email = $6,
-           cursor_tx = case when $7 and not enabled then ${VISIBLE_HORIZON} else cursor_tx end,
-           cursor_id = case when $7 and not enabled then 0 else cursor_id end,
+           cursor_position = case when $7 and not enabled then $9 else cursor_position end,
+           cursor_id = case when $7 and not enabled then ${AFTER_EVERY_ID} else cursor_id end,
            failing_since = case when $7 and enabled then failing_since end,
            disabled_reason = case when $7 then null else coalesce(disabled_reason, 'Disabled by a client.') end,
            enabled = $7, version = version + 1, updated_at = $8
          where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
-        [tenantId, id, s.url, s.eventTypes, s.description, s.ownerEmail, s.enabled, now],
+        [
+          tenantId,
+          id,
+          s.url,
+          s.eventTypes,
+          s.description,
+          s.ownerEmail,
+          s.enabled,
+          now,
+          head.toString(),
+        ],
       );
       return updated!;
     });

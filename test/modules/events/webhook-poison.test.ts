@@ -66,8 +66,7 @@ describe('a webhook delivery whose sends end their process', () => {
     expect(tag.statusCode, tag.body).toBe(201);
 
     const lease = defaultPolicy(1000).leaseMs;
-    // The event becomes a delivery once every transaction older than it has ended on the
-    // database server (other tests' among them): fanned out as soon as that holds.
+    // The tag's event becomes a delivery once fanned out (placed in the feed first).
     const fanning = dispatcher();
     await eventually(async () => ((await fanning.fanOut(clock.now())) > 0 ? true : undefined));
     for (let lost = 0; lost < 3; lost++) {
