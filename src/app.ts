@@ -7,18 +7,19 @@ import type { DatabaseHandle } from './db/database.ts';
 import { registerAppRateLimit } from './http/app-rate-limit.ts';
 import { registerAuthentication } from './http/authentication.ts';
 import { clientErrorHandler, expectationFailed } from './http/client-errors.ts';
+import { registerConditionalGet } from './http/conditional-get.ts';
 import { registerContentEncoding } from './http/content-encoding.ts';
 import { ApiError } from './http/errors.ts';
 import { registerErrorHandling, sendFrameworkError } from './http/error-handler.ts';
 import { registerHealth } from './http/health.ts';
-import { normalizeRequestHost } from './http/host-name.ts';
+import { hasSeveralHosts, normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
 import { IdempotencyStore } from './http/idempotency-store.ts';
 import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { registerOpenApi } from './http/openapi.ts';
+import { registerOpenApi, serversOf } from './http/openapi.ts';
 import { registerRouteAccess } from './http/route-access.ts';
 import { declarePermissionAreas, inArea } from './http/route-areas.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -144,6 +145,7 @@ export function createServices(
     },
     publicClients,
     notify: (sql, mail) => notifications.services.outbox.enqueue(sql, mail),
+    mailSends: () => notifications.services.outbox.sends,
   });
   const tenants = createTenantsModule(context, {
     createBootstrapApp: (tx, tenantId) => apps.createBootstrap(tx, tenantId),
@@ -152,6 +154,8 @@ export function createServices(
       return { Username: member.Username, Password: password };
     },
     invalidateTenantTokens: (tx, tenantId) => tokens.invalidateTenant(tx, tenantId),
+    // analytics is made below; this runs only when a tenant is deleted, long after.
+    deleteTenantData: (tx, tenantId) => analytics.services.analytics.forgetTenant(tx, tenantId),
     forgetTenantTokens: (tenantId) => tokens.forgetTenant(tenantId),
     onDeletedElsewhere: (listener) => tokens.onTenantInvalidated(listener),
   });
@@ -339,6 +343,10 @@ export async function buildApp(
   // Hooks that never wait take a callback: an async hook costs a promise on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    if (hasSeveralHosts(request.raw.rawHeaders))
+      return done(
+        new ApiError(400, 'DuplicateHost', 'The request has more than one Host header; send one.'),
+      );
     if (!closing) return done();
     reply.header('Connection', 'close');
     done(
@@ -380,8 +388,21 @@ export async function buildApp(
   });
   registerAuthentication(app, services.oauth.verifier);
   registerIdempotency(app, services.idempotency);
-  await registerOpenApi(app, { tags: modules.flatMap((module) => module.openApiTags ?? []) });
-  registerMetrics(app);
+  registerConditionalGet(app);
+  await registerOpenApi(app, {
+    tags: modules.flatMap((module) => module.openApiTags ?? []),
+    // PORT=0 listens on a port the system picks: the document names that one.
+    servers: () => {
+      const address = app.server.address();
+      const listening = typeof address === 'object' && address ? address.port : config.port;
+      return serversOf(
+        config.port === 0 && config.publicPort === 0
+          ? { ...config, publicPort: listening }
+          : config,
+      );
+    },
+  });
+  registerMetrics(app, config.metricsAllowedAddresses);
   registerHealth(app, services.database);
 
   for (const module of modules) for (const schema of module.schemas ?? []) app.addSchema(schema);

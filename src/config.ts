@@ -71,6 +71,8 @@ export interface Config {
    * addresses and CIDR ranges. Sign-in lockouts and client throttling count per address.
    */
   trustProxy: boolean | number | string[];
+  /** METRICS_ALLOWED_ADDRESSES: the client addresses/CIDRs /metrics answers; '*' is anyone. */
+  metricsAllowedAddresses: string[] | '*';
   /**
    * Webhook receivers, each a host AND a port (`127.0.0.1:9000`, `[::1]:9000`,
    * `hooks.internal:8443`, in the form a parsed URL gives them: lower case, IPv6 compressed in
@@ -246,6 +248,16 @@ function hostPortList(env: Env, name: string): string[] {
 }
 
 /** `type=requests per minute` pairs, comma-separated: `1=600,4=600`. */
+/** '*' or IP addresses/CIDR ranges, comma-separated. */
+function addressList(env: Env, name: string, fallback: string): string[] | '*' {
+  const value = read(env, name) ?? fallback;
+  if (value.trim() === '*') return '*';
+  const list = value.split(',').map((part) => part.trim());
+  if (list.some((part) => !PROXY_ADDRESS.test(part)))
+    throw new ConfigError(name, "must be '*' or IP addresses/CIDR ranges, comma-separated", value);
+  return list;
+}
+
 // Fastify's trustProxy: true, a hop count, or addresses/CIDRs (proxy-addr checks each).
 const PROXY_ADDRESS = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
 function trustProxy(env: Env, name: string): boolean | number | string[] {
@@ -419,6 +431,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: urlOf(env, 'REDIS_URL', ['redis:', 'rediss:']),
     idempotencyKeyTtlSeconds: integer(env, 'IDEMPOTENCY_KEY_TTL_SECONDS', 86_400, 1, 2_592_000),
     trustProxy: trustProxy(env, 'TRUST_PROXY'),
+    metricsAllowedAddresses: addressList(env, 'METRICS_ALLOWED_ADDRESSES', '127.0.0.0/8,::1'),
     webhookAllowedHosts: hostPortList(env, 'WEBHOOK_ALLOWED_HOSTS'),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
     webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),

@@ -1,10 +1,12 @@
-// CLI entry: `serve` (npm start), `migrate`, `tenant create|list|delete`, `keys rotate`.
+// CLI entry: `serve` (npm start), `migrate`, `distribute`, `tenant`, `member`, `keys`, `endpoint`,
+// `analytics` and `catalog` commands (USAGE below).
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createServices, type Services } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
+import { awaitsDistribution, distributeExisting } from './db/distribution.ts';
 import { migrateDatabase } from './schema.ts';
 import { DomainError } from './domain/domain-error.ts';
 import type { ImportJob } from './modules/catalog/catalog-module.ts';
@@ -16,6 +18,10 @@ import { serve } from './server.ts';
 const USAGE = `Usage: npm run -s omni -- <command>
   serve                        run the API server (what npm start does)
   migrate                      apply pending database migrations
+  distribute [--online-from <rows>]
+                               distribute a database that holds data on its Citus cluster: tables
+                               of 10,000 rows or more online, smaller ones with their writes held
+                               for the copy
   tenant create <name> [--json]  create a tenant, its bootstrap management app and its owner
   member create <tenant> <username> [--role <id>]… [--name <text>] [--json]
                                create a console member; prints a one-time password
@@ -29,6 +35,10 @@ const USAGE = `Usage: npm run -s omni -- <command>
                                import items from a JSONL or CSV file, with a progress bar`;
 
 class UsageError extends Error {}
+
+const AWAITS_DISTRIBUTION =
+  'This database has the citus extension and holds data that is not distributed yet: ' +
+  'run `npm run omni -- distribute` (docs/operations.md, "Citus").';
 
 /** npm start builds the web console first when its build is missing or stale (docs/console.md). */
 function buildConsoleIfStale(): void {
@@ -270,6 +280,7 @@ async function run(argv: string[]): Promise<void> {
       format: { type: 'string' },
       'skip-failed': { type: 'boolean', default: false },
       'create-missing': { type: 'boolean', default: false },
+      'online-from': { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -286,9 +297,32 @@ async function run(argv: string[]): Promise<void> {
         console.log(
           versions.length ? `Applied: ${versions.join(', ')}` : 'Migrations are up to date.',
         );
+        if (await awaitsDistribution(database)) console.log(AWAITS_DISTRIBUTION);
       } finally {
         await database.close();
       }
+      return;
+    }
+    case 'distribute': {
+      if (!config.databaseUrl)
+        throw new UsageError('distribute needs DATABASE_URL: the coordinator of a Citus cluster.');
+      const database = await openCommandDatabase(config);
+      try {
+        await migrateDatabase(database);
+      } finally {
+        await database.close();
+      }
+      const onlineFrom =
+        values['online-from'] === undefined ? undefined : Number(values['online-from']);
+      if (onlineFrom !== undefined && !(Number.isInteger(onlineFrom) && onlineFrom >= 0))
+        throw new UsageError('--online-from takes a number of rows (a whole number, 0 or more).');
+      const done = await distributeExisting(config.databaseUrl, (line) => console.log(line), {
+        ...(onlineFrom === undefined ? {} : { onlineFrom }),
+      });
+      console.log(
+        `Distributed: ${done.online.length + done.blocking.length} tables by tenant_id ` +
+          `(${done.blocking.length} of them with their writes held), ${done.reference.length} reference tables.`,
+      );
       return;
     }
     case 'tenant':

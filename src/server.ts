@@ -1,11 +1,14 @@
-// `serve`: open the database, migrate, make the demo tenant on a new embedded database, listen,
-// and shut down gracefully (finish what is in flight, close the database; a second signal exits).
+// `serve`: open the database, migrate, make the demo tenant on a database without tenants (embedded
+// or PostgreSQL), listen, and shut down gracefully (finish what is in flight, close the database;
+// a second signal exits).
 import type { FastifyInstance } from 'fastify';
 import { buildApp, createServices } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { awaitsDistribution } from './db/distribution.ts';
 import { migrateDatabase } from './schema.ts';
 import { publicUrls } from './http/public-urls.ts';
+import { TenantExistsError } from './modules/tenants/tenants-module.ts';
 
 const DEMO_TENANT = 'demo';
 
@@ -33,9 +36,15 @@ export async function serve(config: Config): Promise<void> {
   });
   const services = createServices(config, database);
   await migrateDatabase(database);
+  // A first start makes the demo tenant, on PostgreSQL as on the embedded database; a deployment
+  // that creates its tenants before it starts never gets one. Instances starting together on a
+  // new database race for it: one makes it and prints its credentials, the others find it made.
   let demo;
-  if (database.engine === 'pglite' && (await services.tenants.list()).length === 0) {
-    demo = await services.tenants.create(DEMO_TENANT);
+  if ((await services.tenants.list()).length === 0) {
+    demo = await services.tenants.create(DEMO_TENANT).catch((error: unknown) => {
+      if (error instanceof TenantExistsError) return undefined;
+      throw error;
+    });
   }
   const server = await buildApp(services);
   built.app = server;
@@ -52,6 +61,10 @@ export async function serve(config: Config): Promise<void> {
     done();
   });
   await server.listen({ port: config.port, host: config.host });
+  if (await awaitsDistribution(database))
+    server.log.warn(
+      'this database has the citus extension and holds data that is not distributed yet: run `npm run omni -- distribute` (docs/operations.md, "Citus")',
+    );
 
   const port = (server.server.address() as { port: number }).port;
   const portConfig = {
@@ -73,8 +86,10 @@ export async function serve(config: Config): Promise<void> {
     console.log(`  One-time password: ${demo.owner.Password}`);
     console.log(`\nTry it (gets a token, then lists the tenant's apps):`);
     console.log(
-      `  TOKEN=$(curl -s -u '${id}:${secret}' -d grant_type=client_credentials ${base}/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/management/oauth/apps\n`,
+      `  TOKEN=$(curl -s -u '${id}:${secret}' -d grant_type=client_credentials ${base}/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/management/oauth/apps`,
     );
+    for (const line of otherClientLines(portConfig, demo.tenant.name, port)) console.log(line);
+    console.log('');
   }
 
   const shutdown = (signal: NodeJS.Signals) => {
@@ -95,4 +110,32 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+/**
+ * How clients other than curl and browsers reach a tenant: Node.js and Python resolve names with
+ * the system's resolver, which knows `localhost` but not `{tenant}.localhost` (ENOTFOUND, "Name
+ * or service not known"). They call the server's own address with the tenant's Host header, or,
+ * where the client cannot set Host (fetch), the server serves the tenant on every host that names
+ * none (DEFAULT_TENANT).
+ */
+function otherClientLines(
+  config: Config & { publicPort: number },
+  tenant: string,
+  port: number,
+): string[] {
+  const base = publicUrls(config).tenantBaseUrl(tenant);
+  const host = new URL(base).host;
+  const loopback = `http://127.0.0.1:${port}`;
+  if (config.defaultTenant === tenant)
+    return [
+      `From Node.js, Python or any client: ${loopback} is tenant "${tenant}" too (DEFAULT_TENANT=${tenant}).`,
+    ];
+  if (!/\.localhost$/i.test(config.apiHost) && config.apiHost.toLowerCase() !== 'localhost')
+    return [];
+  return [
+    `From Node.js or Python, which do not resolve ${host.split(':')[0]}: base URL ${loopback} with the header`,
+    `  Host: ${host}   (Python requests and urllib, Node's http and axios; fetch ignores Host), or start`,
+    `  the server with DEFAULT_TENANT=${tenant} and use ${loopback} alone, from any client.`,
+  ];
 }

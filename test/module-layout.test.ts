@@ -98,18 +98,22 @@ describe('src/modules/<name>/', () => {
     },
   );
 
-  it.each(modules)('%s keeps its tables in its own migrations/ folder', (name) => {
-    const dir = path.join(MODULES, name);
-    for (const file of filesBelow(dir).filter((f) => f.endsWith('.sql')))
-      expect(file, file).toMatch(/^migrations\/\d{4}_[a-z0-9_]+\.sql$/);
-  });
+  it.each(modules)(
+    '%s keeps its tables in its own migrations/ folder, its functions and triggers in sql/',
+    (name) => {
+      const dir = path.join(MODULES, name);
+      for (const file of filesBelow(dir).filter((f) => f.endsWith('.sql')))
+        expect(file, file).toMatch(/^(migrations\/\d{4}_[a-z0-9_]+|sql\/[a-z0-9-]+)\.sql$/);
+    },
+  );
 });
 
 describe('migrations', () => {
   it('live in src/db/migrations (shared) or a module folder, each version number once', () => {
-    // src/db/schema.sql is the snapshot of the schema they make (npm run db:schema), not one.
+    // src/db/schema.sql is the snapshot of the schema they make (npm run db:schema), not one;
+    // the SQL code files (functions and triggers) sit in sql/ folders beside them.
     const everywhere = filesBelow(path.join(ROOT, 'src')).filter(
-      (f) => f.endsWith('.sql') && f !== 'db/schema.sql',
+      (f) => f.endsWith('.sql') && f !== 'db/schema.sql' && !/(^|\/)sql\//.test(f),
     );
     const versions = new Map<string, string>();
     for (const file of everywhere) {

@@ -10,7 +10,8 @@ export interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
-function fieldOf(issue: ValidationIssue, context: string | undefined): string {
+/** The field an issue is about, by its dotted path; `context` when it names none. */
+export function fieldOf(issue: ValidationIssue, context: string | undefined): string {
   const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const child =
     issue.keyword === 'required'

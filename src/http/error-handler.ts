@@ -5,10 +5,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { sqlStateOf } from '../db/constraint-violation.ts';
 import { isDatabaseUnavailable } from '../db/connection-loss.ts';
 import { DomainError } from '../domain/domain-error.ts';
+import { splitUnlisted } from '../domain/bounded-validation.ts';
 import { validationErrors } from '../domain/validation-issues.ts';
 import { generalConstraintError } from './constraint-errors.ts';
 import { apiErrorOf } from './domain-errors.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, type FieldError } from './errors.ts';
 import { serializeErrorBody } from './error-body.ts';
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message: string }> = {
@@ -49,14 +50,22 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply
     .code(error.statusCode)
     .type('application/json; charset=utf-8')
-    .send(serializeErrorBody(reply.request.id, error.code, error.message, error.errors));
+    .send(
+      serializeErrorBody(
+        reply.request.id,
+        error.code,
+        error.message,
+        error.errors,
+        error.errorsOmitted,
+      ),
+    );
 }
 
 interface DatabaseError extends Error {
   code: string;
 }
 
-/** The driver's error behind a failed query (Drizzle wraps it, with the query's parameters). */
+/** The driver's error behind a failed query: the error itself, or the cause of a wrapper. */
 export function databaseErrorOf(error: Error): DatabaseError | undefined {
   for (const candidate of [error, error.cause]) {
     const code = (candidate as { code?: unknown } | undefined)?.code;
@@ -66,15 +75,30 @@ export function databaseErrorOf(error: Error): DatabaseError | undefined {
   return undefined;
 }
 
+/** The description names the first few errors; Errors lists up to MAX_LISTED_ERRORS. */
+const SUMMARIZED_ERRORS = 10;
+
+function summaryOf(errors: FieldError[], unlisted: number): string {
+  const named = errors.slice(0, SUMMARIZED_ERRORS).map((e) => `${e.Field} ${e.Message}`);
+  const more = errors.length - named.length + unlisted;
+  return `${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
 export function toApiError(error: FastifyError): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) return apiErrorOf(error);
   if (error.validation) {
-    const errors = validationErrors(error.validation, error.validationContext);
-    const summary = errors.map((e) => `${e.Field} ${e.Message}`).join('; ');
-    return new ApiError(400, 'ValidationFailed', `The request is not valid: ${summary}.`, {
-      errors,
-    });
+    const { listed, unlisted } = splitUnlisted(error.validation);
+    const errors = validationErrors(listed, error.validationContext);
+    return new ApiError(
+      400,
+      'ValidationFailed',
+      `The request is not valid: ${summaryOf(errors, unlisted)}.`,
+      {
+        errors,
+        errorsOmitted: unlisted,
+      },
+    );
   }
   const constraintError = generalConstraintError(error);
   if (constraintError) return constraintError;
@@ -142,8 +166,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       error.validationContext === 'body' && request.body === undefined
         ? new ApiError(EMPTY_BODY.status, EMPTY_BODY.code, EMPTY_BODY.message)
         : toApiError(error);
-    // A failed query is logged by its SQLSTATE and message only: the driver's error and Drizzle's
-    // wrapper both carry the query's parameters, which may hold secrets.
+    // A failed query is logged by its SQLSTATE and message only: the driver's error, and any
+    // error that wraps it, may carry the query's parameters, which may hold secrets.
     if (apiError.statusCode >= 500) {
       const dbError = databaseErrorOf(error);
       const details = dbError

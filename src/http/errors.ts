@@ -10,19 +10,26 @@ export class ApiError extends Error {
   readonly statusCode: number;
   readonly code: string;
   readonly errors: FieldError[] | undefined;
+  /** How many more errors there were than `errors` lists (error-body.ts lists a bounded few). */
+  readonly errorsOmitted: number;
   readonly headers: Record<string, string>;
 
   constructor(
     statusCode: number,
     code: string,
     message: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: {
+      errors?: FieldError[];
+      errorsOmitted?: number;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
     this.code = code;
     this.errors = options.errors;
+    this.errorsOmitted = options.errorsOmitted ?? 0;
     this.headers = options.headers ?? {};
   }
 }

@@ -61,3 +61,17 @@ export function normalizeRequestHost(request: IncomingMessage, trustProxy: boole
     if (normalized !== forwarded) headers['x-forwarded-host'] = normalized;
   }
 }
+
+/**
+ * Whether the raw headers hold Host more than once. Node keeps the first and drops the others,
+ * so a request with two would be taken for the first one's tenant while a proxy in front may
+ * have read the other (issue 46): it is refused instead (400 DuplicateHost).
+ */
+export function hasSeveralHosts(rawHeaders: string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return true;
+  }
+  return false;
+}

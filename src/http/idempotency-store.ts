@@ -62,19 +62,23 @@ interface OwnerStatements {
 
 const PRUNE_BATCH = 10_000;
 
-/** The statements of one owner kind's table ($2 is always the owner's id). */
+/**
+ * The statements of one owner kind's table ($2 is always the owner's id). The claim reads the
+ * statement's time from the new row (excluded.created_at): Citus runs no function but immutable
+ * ones in an upsert's DO UPDATE.
+ */
 function statementsFor(table: string, owner: string): OwnerStatements {
   return {
     claim: `
   insert into ${table} as k
-         (tenant_id, ${owner}, key, fingerprint, claim, locked_until, expires_at)
-  values ($1, $2, $3, $4, $5, now() + make_interval(secs => $6), now() + make_interval(secs => $7))
+         (tenant_id, ${owner}, key, fingerprint, claim, created_at, locked_until, expires_at)
+  values ($1, $2, $3, $4, $5, now(), now() + make_interval(secs => $6), now() + make_interval(secs => $7))
   on conflict (tenant_id, ${owner}, key) do update
      set fingerprint = excluded.fingerprint, claim = excluded.claim,
          locked_until = excluded.locked_until, expires_at = excluded.expires_at,
-         created_at = now(), status_code = null, headers = null, body = null
-   where k.expires_at <= now()
-      or (k.status_code is null and k.locked_until <= now() and k.fingerprint = excluded.fingerprint)
+         created_at = excluded.created_at, status_code = null, headers = null, body = null
+   where k.expires_at <= excluded.created_at
+      or (k.status_code is null and k.locked_until <= excluded.created_at and k.fingerprint = excluded.fingerprint)
   returning 1 as claimed`,
     find: `
   select fingerprint, status_code, headers, body

@@ -1,8 +1,30 @@
-// GET /metrics: Prometheus text with request counts and latency by route and status.
+// GET /metrics: Prometheus text with request counts and latency by route and status. It tells
+// about every tenant's traffic and the process, so it answers only clients whose address the
+// operator allows (METRICS_ALLOWED_ADDRESSES, loopback by default; issue 46): others get the 404
+// of a route that does not exist. Addresses, not Host names: a client chooses its Host header.
+import { BlockList, isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export function registerMetrics(app: FastifyInstance): Registry {
+/** Whether a client address may read /metrics ('*': any). */
+export function metricsAccess(allowed: string[] | '*'): (address: string) => boolean {
+  if (allowed === '*') return () => true;
+  const list = new BlockList();
+  for (const entry of allowed) {
+    const [address, bits] = entry.split('/') as [string, string | undefined];
+    const family = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(bits), family);
+  }
+  return (address) => {
+    const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+    return list.check(plain, isIPv6(plain) ? 'ipv6' : 'ipv4');
+  };
+}
+
+export function registerMetrics(app: FastifyInstance, allowed: string[] | '*' = '*'): Registry {
+  const mayRead = metricsAccess(allowed);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -42,7 +64,9 @@ export function registerMetrics(app: FastifyInstance): Registry {
     done();
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (!mayRead(request.ip))
+      throw new ApiError(404, 'RouteNotFound', 'No operation answers GET /metrics.');
     reply.type(registry.contentType);
     return registry.metrics();
   });

@@ -4,6 +4,7 @@
 // parameters and headers that the server defaults are optional; a body the handler streams
 // (an upload, an import file) is documented with its media types although nothing validates it.
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { withDocumentedKeywords } from './documented-only.ts';
 
 /** A group of operations in the document (`tags`), with what it is about. */
 export interface OpenApiTag {
@@ -78,11 +79,11 @@ function withDefaultsOptional(schema: unknown): unknown {
 
 /** The route schema the document is made from (never the one that validates requests). */
 export function documentedSchema(schema: FastifySchema): FastifySchema {
-  const { rawBody, ...rest } = schema;
+  const { rawBody, ...rest } = withDocumentedKeywords(schema) as FastifySchema;
   return {
     ...rest,
-    ...(schema.querystring ? { querystring: withDefaultsOptional(schema.querystring) } : {}),
-    ...(schema.headers ? { headers: withDefaultsOptional(schema.headers) } : {}),
+    ...(rest.querystring ? { querystring: withDefaultsOptional(rest.querystring) } : {}),
+    ...(rest.headers ? { headers: withDefaultsOptional(rest.headers) } : {}),
     ...(rawBody ? { [RAW_BODY_KEY]: rawBody } : {}),
   };
 }

@@ -11,6 +11,18 @@ import {
   finishDocument,
   type OpenApiTag,
 } from './openapi-operations.ts';
+import type { Config } from '../config.ts';
+
+/** An OpenAPI Server Object: a URL template and its variables. */
+interface ServerObject {
+  url: string;
+  description: string;
+  variables: Record<
+    string,
+    { default: string; enum?: [string, ...string[]]; description?: string }
+  >;
+}
+import { publicUrls } from './public-urls.ts';
 import { finishResponses, LOCATION, withHeaders } from './response-headers.ts';
 import { accessForPath, type RouteAccess } from './route-access.ts';
 
@@ -43,6 +55,45 @@ function errorCodesFor(access: RouteAccess, method: string, url: string): string
 export interface OpenApiOptions {
   /** The tags the modules' operations use, each with its description (AppModule.openApiTags). */
   tags: readonly OpenApiTag[];
+  /**
+   * The document's `servers`: the URLs clients use (serversOf), asked for when the document is
+   * made (on the first request for it), once the server listens and knows its port.
+   */
+  servers: () => ServerObject[];
+}
+
+/**
+ * The URLs clients use, as the document's `servers`: each tenant's host, `{scheme}://{tenant}.
+ * {apiHost}`, its defaults the demo tenant at PUBLIC_SCHEME, API_HOST and PUBLIC_PORT (default
+ * PORT); in single-tenant mode first the default tenant's, any host that names no tenant.
+ */
+export function serversOf(
+  config: Pick<Config, 'publicScheme' | 'publicPort' | 'apiHost' | 'defaultTenant'>,
+): ServerObject[] {
+  const apiHost = new URL(publicUrls(config).of(config.apiHost)).host;
+  const scheme = { enum: ['https', 'http'] as [string, ...string[]], default: config.publicScheme };
+  const tenantHosts = {
+    url: '{scheme}://{tenant}.{apiHost}',
+    description: 'A tenant of this server',
+    variables: {
+      scheme,
+      tenant: { default: 'demo', description: 'The tenant name' },
+      apiHost: {
+        default: apiHost,
+        description: "The server's API_HOST, with the port unless it is the scheme's default one",
+      },
+    },
+  };
+  if (config.defaultTenant === undefined) return [tenantHosts];
+  const defaultTenant = {
+    url: '{scheme}://{host}',
+    description: `Tenant "${config.defaultTenant}" (DEFAULT_TENANT), on any host that names no tenant`,
+    variables: {
+      scheme,
+      host: { default: apiHost, description: 'A host of this server that names no tenant' },
+    },
+  };
+  return [defaultTenant, tenantHosts];
 }
 
 export async function registerOpenApi(
@@ -88,20 +139,7 @@ export async function registerOpenApi(
           '(`{tenant}.{API_HOST}`), send `Accept: application/vnd.xomni.api-v4-0` and a bearer token from `POST /oauth/token`.',
       },
       // Each tenant is its own host; the variables' defaults are `npm start`'s demo tenant.
-      servers: [
-        {
-          url: '{scheme}://{tenant}.{apiHost}',
-          description: 'A tenant of this server',
-          variables: {
-            scheme: { enum: ['https', 'http'], default: 'http' },
-            tenant: { default: 'demo', description: 'The tenant name' },
-            apiHost: {
-              default: 'localhost:8080',
-              description: "The server's API_HOST, with the port unless it is the default one",
-            },
-          },
-        },
-      ],
+      servers: [],
       tags: tags.map(({ name, description }) => ({ name, description })),
       components: {
         securitySchemes: {
@@ -145,7 +183,7 @@ export async function registerOpenApi(
     },
     transformObject: (document) =>
       'openapiObject' in document
-        ? finishResponses(finishDocument(document.openapiObject))
+        ? finishResponses(finishDocument({ ...document.openapiObject, servers: options.servers() }))
         : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) =>

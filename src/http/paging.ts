@@ -4,13 +4,21 @@ import { Type, type TSchema } from 'typebox';
 
 export type { Page, Paging } from '../domain/paging.ts';
 
+/** The largest skip a list takes (a 32-bit integer, as PostgreSQL's OFFSET reads it at ease). */
+export const MAX_SKIP = 2_147_483_647;
+
 export const PagingQuery = Type.Object({
-  skip: Type.Integer({ minimum: 0, default: 0, description: 'Items to skip (default 0).' }),
+  skip: Type.Integer({
+    minimum: 0,
+    maximum: MAX_SKIP,
+    default: 0,
+    description: `Items to skip (default 0, at most ${MAX_SKIP}); decimal digits only.`,
+  }),
   take: Type.Integer({
     minimum: 1,
     maximum: 1000,
     default: 20,
-    description: 'Page size, 1..1000 (default 20).',
+    description: 'Page size, 1..1000 (default 20); decimal digits only.',
   }),
 });
 

@@ -12,6 +12,11 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Content that is not the API's JSON (asset bytes): Accept versioning does not apply. */
     unversioned?: boolean;
+    /**
+     * The media types other than JSON the route documents for its answers (set from its schema
+     * by the versioning hook): an Accept naming one of them asks for the latest version.
+     */
+    mediaTypes?: string[];
   }
 }
 

@@ -15,8 +15,8 @@ const WEIGHT = /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/i;
 
 /** How closely a range names a version: the vendor type itself, then ever broader ranges. */
 const ANY = 1; // */*
-const APPLICATION = 2; // application/*
-const JSON_TYPE = 3; // application/json: the latest version
+const APPLICATION = 2; // application/* (or text/* on an operation that answers text/…)
+const JSON_TYPE = 3; // application/json, or the operation's own media type: the latest version
 const VENDOR = 4; // application/vnd.{vendor}.api-v{M}-{m}
 type Specificity = typeof ANY | typeof APPLICATION | typeof JSON_TYPE | typeof VENDOR;
 
@@ -27,7 +27,11 @@ interface MediaRange {
   specificity?: Specificity;
 }
 
-function parseRange(part: string): MediaRange | undefined {
+/** Whether a `{type}/*` range takes one of the operation's own media types (text/* a CSV). */
+const coversOwnType = (range: string, ownTypes: readonly string[]) =>
+  range.endsWith('/*') && ownTypes.some((own) => own.startsWith(range.slice(0, -1)));
+
+function parseRange(part: string, ownTypes: readonly string[]): MediaRange | undefined {
   const [type = '', ...parameters] = part.split(';').map((p) => p.trim());
   const range = type.toLowerCase();
   if (!/^[^/\s]+\/[^/\s]+$/.test(range)) return undefined;
@@ -42,13 +46,15 @@ function parseRange(part: string): MediaRange | undefined {
   const vendor = VENDOR_MEDIA_TYPE.exec(range);
   if (vendor)
     return { weight, version: `${Number(vendor[1])}.${Number(vendor[2])}`, specificity: VENDOR };
+  // A media type the operation documents besides JSON (application/x-ndjson for an import's
+  // results) is its representation of the latest version, as application/json is.
   const specificity =
     range === '*/*'
       ? ANY
-      : range === 'application/*'
-        ? APPLICATION
-        : range === 'application/json'
-          ? JSON_TYPE
+      : range === 'application/json' || ownTypes.includes(range)
+        ? JSON_TYPE
+        : range === 'application/*' || coversOwnType(range, ownTypes)
+          ? APPLICATION
           : undefined;
   return { weight, ...(specificity === undefined ? {} : { specificity }) };
 }
@@ -83,11 +89,18 @@ const newerFirst = [...SUPPORTED_VERSIONS].sort((a, b) => {
 
 export type VersionNegotiation = { version: string } | { rejected: string };
 
-export function negotiateVersion(accept: string | undefined): VersionNegotiation {
+/**
+ * The version an Accept header asks for. `ownTypes`: the media types other than JSON that the
+ * operation documents for its answers (lower case), which name the latest version too.
+ */
+export function negotiateVersion(
+  accept: string | undefined,
+  ownTypes: readonly string[] = [],
+): VersionNegotiation {
   if (accept === undefined || accept.trim() === '') return { version: LATEST_VERSION };
   const ranges = accept
     .split(',')
-    .map(parseRange)
+    .map((part) => parseRange(part, ownTypes))
     .filter((range) => range !== undefined);
   // The highest weight wins; between equal weights, the newer version.
   let chosen: { version: string; weight: number } | undefined;
@@ -108,16 +121,37 @@ export function negotiateVersion(accept: string | undefined): VersionNegotiation
 // new ones are parsed per request, so odd headers cannot grow the map.
 const REMEMBERED_ACCEPT_HEADERS = 100;
 
+/** The media types other than JSON that a route's schema documents for its answers. */
+function documentedMediaTypes(response: unknown): string[] {
+  if (typeof response !== 'object' || response === null) return [];
+  const types = new Set<string>();
+  for (const answer of Object.values(response)) {
+    const content = (answer as { content?: Record<string, unknown> } | null)?.content;
+    for (const type of Object.keys(content ?? {}))
+      if (type !== 'application/json' && type !== '*/*') types.add(type.toLowerCase());
+  }
+  return [...types];
+}
+
 export function registerVersioning(app: FastifyInstance): void {
-  const negotiated = new Map<string | undefined, VersionNegotiation>();
-  const negotiate = (accept: string | undefined) => {
-    let result = negotiated.get(accept);
+  // By the route's media types (most routes: none), then by the Accept header.
+  const negotiated = new Map<string, Map<string | undefined, VersionNegotiation>>();
+  const negotiate = (accept: string | undefined, ownTypes: readonly string[]) => {
+    const key = ownTypes.join(',');
+    let byAccept = negotiated.get(key);
+    if (byAccept === undefined)
+      negotiated.set(key, (byAccept = new Map<string | undefined, VersionNegotiation>()));
+    let result = byAccept.get(accept);
     if (result === undefined) {
-      result = negotiateVersion(accept);
-      if (negotiated.size < REMEMBERED_ACCEPT_HEADERS) negotiated.set(accept, result);
+      result = negotiateVersion(accept, ownTypes);
+      if (byAccept.size < REMEMBERED_ACCEPT_HEADERS) byAccept.set(accept, result);
     }
     return result;
   };
+  app.addHook('onRoute', (route) => {
+    const mediaTypes = documentedMediaTypes(route.schema?.response);
+    if (mediaTypes.length > 0) route.config = { ...route.config, mediaTypes };
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Api-Version', LATEST_VERSION);
     if (routeAccess(request) === 'operator' || request.routeOptions.config.unversioned) {
@@ -126,7 +160,7 @@ export function registerVersioning(app: FastifyInstance): void {
     // The answer depends on Accept (RFC 9110 §12.5.5); CORS may have named Origin already.
     const vary = reply.getHeader('vary');
     reply.header('Vary', vary === undefined ? 'Accept' : `${String(vary)}, Accept`);
-    const result = negotiate(request.headers.accept);
+    const result = negotiate(request.headers.accept, request.routeOptions.config.mediaTypes ?? []);
     if (!('rejected' in result)) return done();
     done(
       new ApiError(

@@ -15,6 +15,25 @@ describe('error body and request id', () => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
+  it('writes IdentifierTick as .NET ticks that a JavaScript number holds exactly', async () => {
+    const before = BigInt(Date.now()) * 10_000n + 621_355_968_000_000_000n;
+    const response = await api.call({ url: '/no/such/route', tenant: acme });
+    const after = BigInt(Date.now()) * 10_000n + 621_355_968_000_000_000n;
+    const sent = /"IdentifierTick":(\d+)/.exec(response.body)?.[1];
+    expect(sent, response.body).toMatch(/^\d{18}$/);
+    const ticks = BigInt(sent!);
+    // The .NET value of the error's time (rounded to 12.8 µs), beyond 2^53 …
+    expect(ticks).toBeGreaterThan(2n ** 53n);
+    expect(ticks >= before - 64n && ticks <= after + 64n).toBe(true);
+    expect(ticks % 128n).toBe(0n);
+    // … and JSON.parse gives exactly that integer (it used to be off by up to 64).
+    const parsed = (JSON.parse(response.body) as { IdentifierTick: number }).IdentifierTick;
+    expect(BigInt(parsed)).toBe(ticks);
+    // The milliseconds survive the rounding: a .NET DateTime of it is the error's time.
+    const ms = Number((ticks - 621_355_968_000_000_000n + 5_000n) / 10_000n);
+    expect(ms).toBeGreaterThanOrEqual(Number((before - 621_355_968_000_000_000n) / 10_000n));
+  });
+
   it('writes the request id into the log line of that request', async () => {
     const response = await api.call({ url: '/no/such/route', tenant: acme });
     const id = response.headers['x-request-id'] as string;

@@ -6,7 +6,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerOpenApi } from '../../src/http/openapi.ts';
+import { loadConfig } from '../../src/config.ts';
+import { registerOpenApi, serversOf } from '../../src/http/openapi.ts';
 import { OPENAPI_FILE, openApiText } from '../../src/openapi-document.ts';
 import { useTestApi, useTenant } from '../support/test-api.ts';
 
@@ -171,7 +172,8 @@ describe('GET /openapi.json', () => {
   it('documents the bodies read as streams with the media types they take, which are taken', async () => {
     const upload = byId.get('uploadRawAsset')!.requestBody!;
     expect(upload.required).toBe(true);
-    expect(upload.content['*/*']!.schema).toEqual({ type: 'string', format: 'binary' });
+    for (const media of Object.values(upload.content))
+      expect(media.schema).toEqual({ type: 'string', format: 'binary' });
     const imported = byId.get('startImport')!.requestBody!;
     expect(imported.required).toBe(false);
     const types = Object.keys(imported.content);
@@ -248,10 +250,48 @@ describe('openapi.json', () => {
   });
 });
 
+describe('servers', () => {
+  /** The URL a client makes of a server entry with its variables' defaults. */
+  const urls = (env: Record<string, string>) =>
+    serversOf(loadConfig({ DATA_DIR: '/nonexistent', ...env })).map((server) =>
+      Object.entries(server.variables).reduce(
+        (url, [name, variable]) => url.replace(`{${name}}`, variable.default),
+        server.url,
+      ),
+    );
+
+  it('follow the URL clients use: PUBLIC_SCHEME, PUBLIC_PORT, PORT and API_HOST', () => {
+    expect(urls({})).toEqual(['http://demo.localhost:8080']);
+    expect(urls({ PORT: '9090' })).toEqual(['http://demo.localhost:9090']);
+    expect(urls({ PORT: '9090', PUBLIC_PORT: '8443', PUBLIC_SCHEME: 'https' })).toEqual([
+      'https://demo.localhost:8443',
+    ]);
+    expect(
+      urls({ PUBLIC_SCHEME: 'https', PUBLIC_PORT: '443', API_HOST: 'api.example.com' }),
+    ).toEqual(['https://demo.api.example.com']);
+    expect(urls({ PUBLIC_PORT: '80' })).toEqual(['http://demo.localhost']);
+  });
+
+  it('put the default tenant first in single-tenant mode, on a host that names no tenant', () => {
+    expect(urls({ DEFAULT_TENANT: 'demo', PORT: '9090' })).toEqual([
+      'http://localhost:9090',
+      'http://demo.localhost:9090',
+    ]);
+  });
+
+  it('are what the server serves', async () => {
+    const document = JSON.parse(served) as { servers: unknown };
+    expect(document.servers).toEqual(serversOf(api.config));
+  });
+});
+
 describe('registerOpenApi', () => {
   const start = async (schema: object) => {
     const app = Fastify();
-    await registerOpenApi(app, { tags: [{ name: 'Notes', description: 'Notes.' }] });
+    await registerOpenApi(app, {
+      tags: [{ name: 'Notes', description: 'Notes.' }],
+      servers: () => [],
+    });
     app.get('/notes', { schema }, async () => []);
     try {
       await app.ready();

@@ -8,7 +8,7 @@ import { chromium, type Browser } from 'playwright-core';
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 // Quiet and offline: no background traffic, no proxy, no resolver asked for *.localhost.
-const OFFLINE_FLAGS = [
+export const OFFLINE_FLAGS = [
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',

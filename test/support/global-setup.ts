@@ -1,5 +1,6 @@
 // Migrates one database per test run and hands its snapshot to every test file: a PGlite data
-// dump, or (with TEST_DATABASE_URL) a PostgreSQL template database to copy per file.
+// dump, or (with TEST_DATABASE_URL) a PostgreSQL template database to copy per file — on a Citus
+// coordinator, a template database on every node of the cluster (citus-cluster.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,24 +10,34 @@ import type { TestProject } from 'vitest/node';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
 import { wrapPool } from '../../src/db/database.ts';
 import { migrateDatabase } from '../../src/schema.ts';
+import {
+  citusWorkers,
+  closeClusterDatabase,
+  createClusterDatabase,
+  dropClusterDatabase,
+  type ClusterNode,
+} from './citus-cluster.ts';
+import { databaseUrlFor } from './database-url.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     testDatabase:
       | { engine: 'pglite'; snapshotPath: string }
-      | { engine: 'postgres'; url: string; template: string };
+      | {
+          engine: 'postgres';
+          url: string;
+          template: string;
+          /** The workers when `url` is a Citus coordinator (every database lives on each). */
+          citusWorkers?: ClusterNode[];
+        };
   }
-}
-
-export function databaseUrlFor(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
+    const workers = await citusWorkers(url);
+    if (workers) return setupCitus(project, url, workers);
     const template = `omni_template_${process.pid}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -53,4 +64,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await rm(dir, { recursive: true, force: true });
   };
+}
+
+async function setupCitus(
+  project: TestProject,
+  url: string,
+  workers: ClusterNode[],
+): Promise<() => Promise<void>> {
+  const template = `omni_template_${process.pid}`;
+  await dropClusterDatabase(url, workers, template);
+  await createClusterDatabase(url, workers, template);
+  // Four shards a table instead of Citus's 32: every file copies the template on every node, and
+  // the routing a test sees is the same (docs/operations.md, "Citus": an operator's choice).
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`alter database ${template} set citus.shard_count = 4`);
+  await admin.end();
+  const templateUrl = databaseUrlFor(url, template);
+  const pool = new pg.Pool({ connectionString: templateUrl, max: 1 });
+  await migrateDatabase(wrapPool(pool, templateUrl));
+  await pool.end();
+  await closeClusterDatabase(url, workers, template);
+  project.provide('testDatabase', { engine: 'postgres', url, template, citusWorkers: workers });
+  return () => dropClusterDatabase(url, workers, template);
 }

@@ -61,7 +61,7 @@ function documentOf(port: number): Promise<OpenApiValidator> {
   return pending;
 }
 
-function uncheckedCall(port: number, options: HttpCallOptions): Promise<HttpAnswer> {
+export function uncheckedCall(port: number, options: HttpCallOptions): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(
       {

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, createServices, type ServiceOverrides, type Services } from '../../src/app.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { checkInjectedAnswers } from './openapi-answers.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';
@@ -26,10 +27,16 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** With TEST_LOG_ERRORS=1, the server's error lines are also written to stderr (to debug a 500). */
+const echoErrors = process.env.TEST_LOG_ERRORS === '1';
+
 export class LogLines extends Writable {
   readonly lines: string[] = [];
   override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
-    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    const lines = chunk.toString('utf8').split('\n').filter(Boolean);
+    this.lines.push(...lines);
+    if (echoErrors)
+      for (const line of lines) if (/"level":(50|60)/.test(line)) process.stderr.write(`${line}\n`);
     callback();
   }
   text(): string {
@@ -60,10 +67,12 @@ export const basicAuth = (id: string, secret: string) =>
 export async function startTestApi(
   env: Record<string, string> = {},
   overrides: ServiceOverrides = {},
+  /** What the app is given instead of the test database's handle (a recorder of its statements). */
+  wrapDatabase: (handle: DatabaseHandle) => DatabaseHandle = (handle) => handle,
 ): Promise<TestApi> {
   const config = loadConfig({ LOG_LEVEL: 'info', PORT: '8080', DATA_DIR: '/nonexistent', ...env });
   const database = await openTestDatabase();
-  const services = createServices(config, database.handle, overrides);
+  const services = createServices(config, wrapDatabase(database.handle), overrides);
   const logs = new LogLines();
   const app = await buildApp(services, { logStream: logs });
   await app.ready();

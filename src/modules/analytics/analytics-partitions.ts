@@ -46,22 +46,28 @@ export async function ensurePartitions(
                          where created_at >= $1 and created_at < $2) as waiting`,
         [lower, upper],
       )) as [{ waiting: boolean }];
-      if (!waiting) {
+      if (waiting) {
+        // Rows of this month arrived before its partition: they leave the default partition
+        // for a moment (a partition may not be made while the default holds rows of its range)
+        // and go back in through the parent, into the new partition. Through a temporary table
+        // and plain statements, as Citus runs them: a table attached with rows in it is not
+        // one Citus distributes with its rows.
         await sql.query(
-          `create table ${name} partition of analytics_logs for values from ('${lower}') to ('${upper}')`,
-        );
-      } else {
-        // Rows of this month arrived before its partition: move them into it, then attach.
-        await sql.query(`create table ${name} (like analytics_logs including defaults)`);
-        await sql.query(
-          `with moved as (delete from analytics_logs_default
-                           where created_at >= $1 and created_at < $2 returning *)
-           insert into ${name} select * from moved`,
+          `create temporary table analytics_logs_moving on commit drop as
+             select * from analytics_logs_default where created_at >= $1 and created_at < $2`,
           [lower, upper],
         );
         await sql.query(
-          `alter table analytics_logs attach partition ${name} for values from ('${lower}') to ('${upper}')`,
+          'delete from analytics_logs_default where created_at >= $1 and created_at < $2',
+          [lower, upper],
         );
+      }
+      await sql.query(
+        `create table ${name} partition of analytics_logs for values from ('${lower}') to ('${upper}')`,
+      );
+      if (waiting) {
+        await sql.query('insert into analytics_logs select * from analytics_logs_moving');
+        await sql.query('drop table analytics_logs_moving');
       }
       created.push(name);
     }

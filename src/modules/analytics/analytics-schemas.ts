@@ -1,11 +1,34 @@
 import { Type } from 'typebox';
+import { documentedEnum } from '../../http/documented-only.ts';
 import { DataEnvelope } from '../../http/paging.ts';
+import { COUNTERS, ITEM_ACTION_COUNTERS } from './analytics-counters.ts';
 
 export const MAX_BATCH = 1000;
 
+const names = (counters: readonly { name: string }[]) => counters.map((counter) => counter.name);
+/** Counters whose records are ingested (OmniShare as its four directions; not TrendingItem). */
+const INGESTED = names(COUNTERS.filter((counter) => counter.ingested));
+const PERIODS = ['daily', 'weekly', 'monthly', 'yearly'];
+/** The zone names the server takes: UTC and the IANA zones of its ICU data. */
+const TIME_ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')];
+
+const CounterName = (description: string, counters: readonly string[]) =>
+  Type.String({ maxLength: 64, description, ...documentedEnum(counters) });
+const PeriodName = () =>
+  Type.String({
+    maxLength: 16,
+    description: 'daily, weekly, monthly or yearly (any case; 400 InvalidAnalyticsQuery otherwise)',
+    ...documentedEnum(PERIODS),
+  });
+
 export const IngestBody = Type.Array(
   Type.Object(
-    { Counter: Type.String({ description: 'The counter name (case-insensitive).' }) },
+    {
+      Counter: Type.String({
+        description: 'The counter name (any case; 400 InvalidAnalyticsRecord otherwise).',
+        ...documentedEnum(INGESTED),
+      }),
+    },
     {
       additionalProperties: true,
       description:
@@ -20,12 +43,11 @@ export const IngestResponse = DataEnvelope(
   'AnalyticsIngestResult',
 );
 
-export const CounterParams = Type.Object({ counter: Type.String({ maxLength: 64 }) });
+const PathCounter = () =>
+  CounterName('The counter (any case; 404 UnknownCounter otherwise).', names(COUNTERS));
+export const CounterParams = Type.Object({ counter: PathCounter() });
 
-export const SummaryParams = Type.Object({
-  counter: Type.String({ maxLength: 64 }),
-  period: Type.String({ maxLength: 16, description: 'daily, weekly, monthly or yearly' }),
-});
+export const SummaryParams = Type.Object({ counter: PathCounter(), period: PeriodName() });
 
 const OADate = (description: string) =>
   Type.Integer({ minimum: 1, maximum: 2_958_465, description });
@@ -75,13 +97,26 @@ export const SummaryResponse = Type.Array(
 );
 
 export const TrendingWeight = Type.Object(
-  { Counter: Type.String({ maxLength: 64 }), ImpactValue: Type.Number() },
+  {
+    Counter: CounterName(
+      'A counter whose records name an item (any case; 400 InvalidTrendingActionTypes otherwise).',
+      names(ITEM_ACTION_COUNTERS),
+    ),
+    ImpactValue: Type.Number(),
+  },
   { additionalProperties: false },
 );
 export const TrendingWeights = Type.Array(TrendingWeight, { maxItems: 32 });
 
 export const AnalyticsSettings = Type.Object(
-  { TimeZone: Type.String({ minLength: 1, maxLength: 64 }) },
+  {
+    TimeZone: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'UTC or an IANA zone name (400 InvalidTimeZone otherwise).',
+      ...documentedEnum(TIME_ZONES),
+    }),
+  },
   { additionalProperties: false, title: 'AnalyticsSettings' },
 );
 
@@ -91,9 +126,7 @@ export const TrendingQuery = Type.Object(
 );
 export const TrendingAccepted = Type.Object({ Date: Type.String() });
 
-export const AllSummaryParams = Type.Object({
-  period: Type.String({ maxLength: 16, description: 'daily, weekly, monthly or yearly' }),
-});
+export const AllSummaryParams = Type.Object({ period: PeriodName() });
 
 const SummaryPeriod = SummaryResponse.items;
 
@@ -101,6 +134,7 @@ export const AllSummaryResponse = Type.Array(
   Type.Object({
     Counter: Type.String({
       description: 'An ingested counter (OmniShare as its four directions).',
+      ...documentedEnum(INGESTED),
     }),
     Periods: Type.Array(SummaryPeriod, { description: 'Only periods with records, in order.' }),
   }),

@@ -2,7 +2,7 @@
 // by tenant. Ingestion is one binary COPY per batch, on both engines (docs/design.md, "Analytics
 // ingestion", has the measurements behind that choice).
 import { BinaryCopyWriter } from '../../db/binary-copy.ts';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Principal } from '../../domain/principal.ts';
 import {
   COUNTERS,
@@ -20,8 +20,6 @@ export type DeviceStamp = (
   physicalDeviceId: string,
 ) => Promise<DeviceStampValue | undefined>;
 
-/** Days from 1899-12-30 (OLE Automation date 0) to 1970-01-01. */
-export const OADATE_UNIX_EPOCH = 25569;
 /** Longest summary range: ten years of days. */
 export const MAX_SUMMARY_DAYS = 3653;
 
@@ -80,6 +78,14 @@ export class AnalyticsService {
     this.database = database;
     this.deviceStamp = deviceStamp;
     this.tokens = new ContinuationTokens(database);
+  }
+
+  /**
+   * Deletes a deleted tenant's logs, in the deleting transaction (analytics_logs has no foreign
+   * key to tenants: its check cost every ingested record a lookup; migration 0070).
+   */
+  async forgetTenant(sql: RawSql, tenantId: number): Promise<void> {
+    await sql.query('delete from analytics_logs where tenant_id = $1', [tenantId]);
   }
 
   /** Validates and stores a batch, all or nothing; answers how many records were stored. */

@@ -64,10 +64,16 @@ export const catalogErrors = {
       'PriceTypeInUse',
       `Price type ${id} is used by item prices; remove those prices first.`,
     ),
-  categoryHasChildren: (id: number) =>
-    conflict('CategoryHasChildren', `Category ${id} has subcategories; move or remove them first.`),
-  categoryHasItems: (id: number) =>
-    conflict('CategoryHasItems', `Category ${id} has items; move them to another category first.`),
+  categoryHasChildren: (name: string, count: number) =>
+    conflict(
+      'CategoryHasChildren',
+      `The category “${name}” has ${count === 1 ? '1 subcategory' : `${count} subcategories`}; move or delete ${count === 1 ? 'it' : 'them'} first.`,
+    ),
+  categoryHasItems: (name: string, count: number) =>
+    conflict(
+      'CategoryHasItems',
+      `The category “${name}” has ${count === 1 ? '1 item' : `${count} items`}; move ${count === 1 ? 'it' : 'them'} to another category first.`,
+    ),
   categoryInUse: (id: number) =>
     conflict('CategoryInUse', `Category ${id} gained items or subcategories meanwhile.`),
   categoryCycle: (id: number, parentId: number) =>

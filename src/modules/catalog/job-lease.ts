@@ -26,14 +26,20 @@ export class JobLease {
 
   /** Takes the lease of a Queued or Running job when free or expired; answers the row or undefined. */
   async acquire<Row>(): Promise<Row | undefined> {
-    const [row] = await this.db.query<Row>(
-      `update ${this.table} set lease_token = $3, lease_until = now() + make_interval(secs => $4),
-              state = 'Running', started_at = coalesce(started_at, now())
-        where tenant_id = $1 and id = $2 and state in ('Queued', 'Running')
-          and (lease_until is null or lease_until < now())
-        returning *`,
-      [this.tenantId, this.id, this.token, this.seconds],
-    );
+    // started_at from the time read first (Citus runs no function but immutable ones inside a
+    // coalesce of a distributed table's update); now() is the transaction's time, the same in both.
+    const row = await this.db.rawTransaction(async (sql) => {
+      const [clock] = await sql.query<{ now: string }>('select now()::text as now');
+      const [taken] = await sql.query<Row>(
+        `update ${this.table} set lease_token = $3, lease_until = now() + make_interval(secs => $4),
+                state = 'Running', started_at = coalesce(started_at, $5::timestamptz)
+          where tenant_id = $1 and id = $2 and state in ('Queued', 'Running')
+            and (lease_until is null or lease_until < now())
+          returning *`,
+        [this.tenantId, this.id, this.token, this.seconds, clock!.now],
+      );
+      return taken;
+    });
     if (!row) return undefined;
     this.timer = setInterval(() => void this.renew(), (this.seconds * 1000) / 3);
     this.timer.unref();

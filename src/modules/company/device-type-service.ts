@@ -7,7 +7,8 @@ import { notFound } from '../../domain/domain-error.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { deviceTypeInUse } from './company-errors.ts';
 import type { DeviceType, DeviceTypeBody } from './company-schemas.ts';
-import { lockedVersion, NEXT_VERSION, type Versioned } from './store-service.ts';
+import { lockedVersion, type Versioned } from './store-service.ts';
+import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
 
 const COLUMNS = 'id as "Id", description as "Description"';
 type Row = DeviceType & { version: Date };
@@ -51,7 +52,7 @@ export class DeviceTypeService {
     return this.db.rawTransaction(async (sql) => {
       await lockedVersion(sql, 'device_types', tenantId, id, `Device type ${id}`, checkVersion);
       const [row] = await sql.query<Row>(
-        `update device_types set description = $3, updated_at = ${NEXT_VERSION}
+        `update device_types set description = $3, updated_at = ${NEXT_UPDATED_AT}
           where tenant_id = $1 and id = $2 returning ${COLUMNS}, updated_at as version`,
         [tenantId, id, body.Description],
       );

@@ -21,7 +21,8 @@ import type {
   MetadataPair,
 } from './company-schemas.ts';
 import { chordForKm } from './geo.ts';
-import { lockedVersion, NEAREST_STORE, NEXT_VERSION, type Versioned } from './store-service.ts';
+import { lockedVersion, NEAREST_STORE, type Versioned } from './store-service.ts';
+import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
 
 const SELECT = `select l.id as "DeviceId", l.description as "Description",
     l.device_type_id as "DeviceTypeId", t.description as "DeviceTypeDescription",
@@ -262,7 +263,7 @@ export class LogicalDeviceService {
                 device_type_id = case when $4::bool then $5::int else device_type_id end,
                 expiration_date = case when $6::bool then $7::timestamptz else expiration_date end,
                 metadata = coalesce($8::jsonb, metadata),
-                updated_at = ${NEXT_VERSION}
+                updated_at = ${NEXT_UPDATED_AT}
               where tenant_id = $1 and id = $2`,
             [
               tenantId,
@@ -402,7 +403,7 @@ export class LogicalDeviceService {
 
   private async saveMetadata(sql: RawSql, tenantId: number, id: string, metadata: MetadataPair[]) {
     await sql.query(
-      `update logical_devices set metadata = $3::jsonb, updated_at = ${NEXT_VERSION}
+      `update logical_devices set metadata = $3::jsonb, updated_at = ${NEXT_UPDATED_AT}
         where tenant_id = $1 and id = $2`,
       [tenantId, id, JSON.stringify(metadata)],
     );

@@ -7,7 +7,8 @@ import type { Page, Paging } from '../../domain/paging.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { duplicatePhysicalDevice, unknownStore } from './company-errors.ts';
 import type { PhysicalDevice, PhysicalDeviceBody } from './company-schemas.ts';
-import { lockedVersion, NEXT_VERSION, type Versioned } from './store-service.ts';
+import { lockedVersion, type Versioned } from './store-service.ts';
+import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
 
 const SELECT = `select p.id as "DeviceId", p.description as "Description", p.store_id as "StoreId",
     s.name as "StoreName", p.updated_at as version
@@ -95,7 +96,7 @@ export class PhysicalDeviceService {
           const what = `Physical device "${id}"`;
           await lockedVersion(sql, 'physical_devices', tenantId, id, what, checkVersion);
           await sql.query(
-            `update physical_devices set description = $3, store_id = $4, updated_at = ${NEXT_VERSION}
+            `update physical_devices set description = $3, store_id = $4, updated_at = ${NEXT_UPDATED_AT}
               where tenant_id = $1 and id = $2`,
             [tenantId, id, body.Description ?? null, storeId],
           );

@@ -1,6 +1,7 @@
 // Stores with their location, and the nearest store to a point (see geo.ts).
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { pagedList } from '../../db/paged-list.ts';
+import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { translatingConstraints } from '../../db/constraint-translation.ts';
 import { notFound } from '../../domain/domain-error.ts';
@@ -20,9 +21,6 @@ interface StoreRow {
 
 const COLUMNS = `id as "Id", name as "Name", description as "Description", address as "Address",
   longitude, latitude, updated_at as version`;
-/** The row version behind the ETag: always moves forward, even for two writes in 1 ms. */
-export const NEXT_VERSION = `greatest(now(), updated_at + interval '1 millisecond')`;
-
 const toStore = (row: StoreRow): Store => ({
   Id: row.Id,
   Name: row.Name,
@@ -132,7 +130,7 @@ export class StoreService {
       await lockedVersion(sql, 'stores', tenantId, id, `Store ${id}`, checkVersion);
       const [row] = await sql.query<StoreRow>(
         `update stores set name = $3, description = $4, address = $5, longitude = $6,
-                latitude = $7, updated_at = ${NEXT_VERSION}
+                latitude = $7, updated_at = ${NEXT_UPDATED_AT}
           where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
         [
           tenantId,

@@ -1,14 +1,17 @@
 // Schemas of the authorization endpoint (/oauth/authorize): the authorization request's
 // parameters, the sign-in form, and the HTML and redirect answers.
 import { Type } from 'typebox';
+import { documentedEnum } from '../../http/documented-only.ts';
 
-const field = (description: string) => Type.Optional(Type.String({ description }));
+// The one value some fields take is documented as an enum; the page tells what else was sent.
+const field = (description: string, only?: string) =>
+  Type.Optional(Type.String({ description, ...(only ? documentedEnum([only]) : {}) }));
 export const RequestFields = {
-  response_type: field('Only "code".'),
-  client_id: field('Only "console" (a public client).'),
+  response_type: field('Only "code".', 'code'),
+  client_id: field('Only "console" (a public client).', 'console'),
   redirect_uri: field('<tenant base URL>/console/ or <tenant base URL>/console/callback'),
   code_challenge: field('base64url SHA-256 of the code verifier (43 characters)'),
-  code_challenge_method: field('Only "S256"; "plain" is refused.'),
+  code_challenge_method: field('Only "S256"; "plain" is refused.', 'S256'),
   state: field('Returned unchanged with the code or the error (at most 1024 characters).'),
 };
 export const AuthorizeQuery = Type.Object(RequestFields, { title: 'AuthorizeQuery' });

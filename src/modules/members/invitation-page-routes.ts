@@ -18,6 +18,7 @@ import {
   renderInvitationForm,
   renderInvitationRefused,
   type InvitationField,
+  type InvitationFormView,
 } from './invitation-page.ts';
 import {
   INVITATION_PATH,
@@ -104,7 +105,7 @@ export const invitationPageRoutes: FastifyPluginAsync<{
     tenantName: string,
     token: string,
     invitation: OpenInvitation,
-    values: { name: string; username: string },
+    values: InvitationFormView['values'],
     errors?: Partial<Record<InvitationField, string>>,
   ) =>
     sendPage(
@@ -183,15 +184,24 @@ export const invitationPageRoutes: FastifyPluginAsync<{
         return refuseLink(reply, error);
       }
       const values = { name: form.name ?? '', username: form.username ?? '' };
-      const again = (status: number, errors: Partial<Record<InvitationField, string>>) =>
-        showForm(reply, status, request.tenant.name, token, invitation, values, errors);
+      const again = (
+        status: number,
+        errors: Partial<Record<InvitationField, string>>,
+        shown: InvitationFormView['values'] = values,
+      ) => showForm(reply, status, request.tenant.name, token, invitation, shown, errors);
 
       const missing: Partial<Record<InvitationField, string>> = {};
       if (!values.name.trim()) missing.name = 'Enter your name.';
       if (!values.username.trim()) missing.username = 'Choose a username.';
       if (!form.password) missing.password = 'Choose a password.';
-      else if (form.password !== form.password_repeat)
-        missing.password_repeat = 'The two passwords differ. Type the same password twice.';
+      else if (form.password !== form.password_repeat) {
+        missing.password_repeat =
+          'The two passwords differ. Type the password of the field above again here.';
+        // The password chosen stays (this answer is never stored: no-store): only the second
+        // field is typed again.
+        if (Object.keys(missing).length === 1)
+          return again(400, missing, { ...values, password: form.password });
+      }
       if (Object.keys(missing).length > 0) return again(400, missing);
 
       try {

@@ -14,7 +14,8 @@ export interface InvitationFormView {
   invitedBy: string | null;
   roles: string[];
   expiresAt: Date;
-  values: { name: string; username: string };
+  /** What the form shows; a password only after a second password that differed from it. */
+  values: { name: string; username: string; password?: string };
   /** Field → what is wrong with it, in a sentence. */
   errors?: Partial<Record<InvitationField, string>>;
 }
@@ -45,9 +46,11 @@ function field(
   const hintId = `${name}-hint`;
   const errorId = `${name}-error`;
   const described = error ? `${errorId} ${hintId}` : hintId;
+  // The error between the label and the field: in view with the field that takes the focus,
+  // above a phone's keyboard.
   return `<label for="${name}">${LABELS[name]}</label>
-    <input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required aria-describedby="${described}"${error ? ' aria-invalid="true"' : ''}${value ? ` value="${escapeHtml(value)}"` : ''}${autofocus ? ' autofocus' : ''}>
     ${error ? `<p class="field-error" id="${errorId}">${escapeHtml(error)}</p>` : ''}
+    <input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required aria-describedby="${described}"${error ? ' aria-invalid="true"' : ''}${value ? ` value="${escapeHtml(value)}"` : ''}${autofocus ? ' autofocus' : ''}>
     <p class="hint" id="${hintId}">${escapeHtml(HINTS[name])}</p>`;
 }
 
@@ -64,10 +67,13 @@ export function renderInvitationForm(view: InvitationFormView): string {
     .map((id) => `<li>${escapeHtml(roleById(id)?.Description ?? id)}</li>`)
     .join('');
   const who = view.invitedBy ? `${escapeHtml(view.invitedBy)} invited you` : 'You are invited';
-  const count = Object.keys(errors).length;
+  // At the top, every error in its words, each a link to its field (the form may be below the
+  // fold on a phone).
+  const problems = order.filter((f) => errors[f]);
   const banner =
-    count > 0
-      ? `<p class="error" role="alert">${count === 1 ? 'One field needs' : `${count} fields need`} attention; see the message under it.</p>`
+    problems.length > 0
+      ? `<div class="error" role="alert"><p>${problems.length === 1 ? 'One field needs' : `${problems.length} fields need`} attention:</p>
+    <ul>${problems.map((f) => `<li><a href="#${f}">${LABELS[f]}: ${escapeHtml(errors[f]!)}</a></li>`).join('')}</ul></div>`
       : '';
   return page(
     `Join ${view.tenantName}`,
@@ -79,7 +85,7 @@ export function renderInvitationForm(view: InvitationFormView): string {
     <input type="hidden" name="token" value="${escapeHtml(view.token)}">
     ${field('name', 'text', 'name', view.values.name, errors.name, focused === 'name')}
     ${field('username', 'text', 'username', view.values.username, errors.username, focused === 'username')}
-    ${field('password', 'password', 'new-password', '', errors.password, focused === 'password')}
+    ${field('password', 'password', 'new-password', view.values.password ?? '', errors.password, focused === 'password')}
     ${field('password_repeat', 'password', 'new-password', '', errors.password_repeat, focused === 'password_repeat')}
     <button type="submit">Create my account</button>
   </form>`,

@@ -12,6 +12,7 @@ import {
   InvitationCreateBody,
   InvitationIdParams,
   InvitationList,
+  SentInvitation,
 } from './invitation-schemas.ts';
 import { INVITATION_PATH, type MemberInvitations } from './member-invitations.ts';
 import { membersTag } from './member-routes.ts';
@@ -42,9 +43,10 @@ export const invitationRoutes: FastifyPluginAsync<{ invitations: MemberInvitatio
           'where the invitee chooses a username and a password (the password policy applies) and becomes a member with the given roles. ' +
           'The link works once and for 7 days. 409 AlreadyMember when a member was invited at the address or has it as username; ' +
           '409 DuplicateInvitation while an earlier invitation to it has not expired (an expired one is replaced). ' +
-          'Unknown role ids are 400 UnknownRole. Answers 201 with the invitation and its Location; the token is in the e-mail only.',
+          'Unknown role ids are 400 UnknownRole. Answers 201 with the invitation and its Location, with the link (InvitationLink) this once, ' +
+          'and EmailSent false when the server sends no e-mail (SMTP_URL not set): the link must then reach the person another way.',
         body: InvitationCreateBody,
-        response: { 201: withHeaders(Invitation, LOCATION), ...errorResponses(409) },
+        response: { 201: withHeaders(SentInvitation, LOCATION), ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -117,9 +119,10 @@ export const invitationRoutes: FastifyPluginAsync<{ invitations: MemberInvitatio
         summary: 'Send an invitation again',
         description:
           'A new e-mail with a new link, which works for 7 days from now; the earlier link stops working. An expired invitation can be sent again. ' +
+          'Answers the invitation with the new link (InvitationLink) this once, and EmailSent as for inviting. ' +
           '409 AlreadyMember when the address has become a member meanwhile; 404 once it was accepted or revoked.',
         params: InvitationIdParams,
-        response: { 200: Invitation, ...errorResponses(409) },
+        response: { 200: SentInvitation, ...errorResponses(409) },
       },
     },
     async (request) => invitations.resend(tenantOf(request), request.params.id),

@@ -51,6 +51,27 @@ export const Invitation = Type.Object(
 );
 export type Invitation = Static<typeof Invitation>;
 
+/**
+ * The answer of inviting and of sending again: the invitation with its new link, which no other
+ * answer carries (the server keeps only the token's hash), and whether the e-mail left.
+ */
+export const SentInvitation = Type.Object(
+  {
+    ...Invitation.properties,
+    InvitationLink: Type.String({
+      format: 'uri',
+      description:
+        'The link the e-mail carries ({tenant base URL}/oauth/invitation?token=…), answered this once, so that the inviter can hand it over another way (say when no e-mail leaves the server). Sending again makes a new one and the earlier link stops working.',
+    }),
+    EmailSent: Type.Boolean({
+      description:
+        'Whether the e-mail leaves the server: false when the server has no mail transport (SMTP_URL is not set), the e-mail is then kept in the outbox unsent and the link must reach the person another way.',
+    }),
+  },
+  { title: 'SentInvitation', additionalProperties: false },
+);
+export type SentInvitation = Static<typeof SentInvitation>;
+
 export const InvitationList = PagedResult(Invitation, 'InvitationList');
 
 export const InvitationIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

@@ -8,7 +8,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { translatingConstraints } from '../../db/constraint-translation.ts';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
-import type { Invitation, InvitationCreateBody } from './invitation-schemas.ts';
+import type { Invitation, InvitationCreateBody, SentInvitation } from './invitation-schemas.ts';
 import {
   alreadyMember,
   blankName,
@@ -40,6 +40,8 @@ export interface InvitationMail {
 
 export interface InvitationNeeds {
   notify(sql: RawSql, mail: InvitationMail): Promise<unknown>;
+  /** Whether recorded e-mails leave the server (SMTP_URL is set); else they stay in the outbox. */
+  mailSends(): boolean;
 }
 
 /** The tenant an invitation is sent for: its name and base URL go into the e-mail. */
@@ -61,6 +63,8 @@ interface InvitationRow {
   expired: boolean;
 }
 
+// Read from the table or from a CTE of the rows a write returns (Citus runs no function but
+// immutable ones in a RETURNING clause, and now() is not).
 const COLUMNS = `id, email, name, roles, invited_by as "invitedBy", created_at as "createdAt",
   sent_at as "sentAt", expires_at as "expiresAt", expires_at <= now() as expired`;
 
@@ -101,13 +105,17 @@ function toInvitation(row: InvitationRow): Invitation {
 
 const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
+/** The link of the invitation page that accepts the invitation with `token`. */
+const invitationLinkOf = (tenant: InvitingTenant, token: string) =>
+  `${tenant.baseUrl}${INVITATION_PATH}?token=${token}`;
+
 /** The invitation e-mail: who invited, to what, with which roles, the link and its expiry. */
 export function invitationMail(
   tenant: InvitingTenant,
   row: Pick<InvitationRow, 'email' | 'name' | 'roles' | 'invitedBy' | 'expiresAt'>,
   token: string,
 ): InvitationMail {
-  const link = `${tenant.baseUrl}${INVITATION_PATH}?token=${token}`;
+  const link = invitationLinkOf(tenant, token);
   const roles = row.roles.map((id) => `- ${roleById(id)?.Description ?? id}`).join('\n');
   const who = row.invitedBy ? `${row.invitedBy} invited you` : 'You are invited';
   return {
@@ -146,6 +154,24 @@ export class MemberInvitations {
     this.ttlSeconds = ttlSeconds;
   }
 
+  /**
+   * Records the invitation's e-mail with a new link and answers the invitation with that link
+   * (this once: only its hash is kept) and whether the e-mail leaves the server.
+   */
+  private async send(
+    sql: RawSql,
+    tenant: InvitingTenant,
+    row: InvitationRow,
+    token: string,
+  ): Promise<SentInvitation> {
+    await this.needs.notify(sql, invitationMail(tenant, row, token));
+    return {
+      ...toInvitation(row),
+      InvitationLink: invitationLinkOf(tenant, token),
+      EmailSent: this.needs.mailSends(),
+    };
+  }
+
   async list(tenantId: number, paging: Paging): Promise<Page<Invitation>> {
     const [rows, [total]] = await Promise.all([
       this.db.query<InvitationRow>(
@@ -178,7 +204,7 @@ export class MemberInvitations {
     tenant: InvitingTenant,
     body: InvitationCreateBody,
     invitedBy: string | undefined,
-  ): Promise<Invitation> {
+  ): Promise<SentInvitation> {
     const email = body.Email.trim().toLowerCase();
     const roles = roleIds(body.Roles);
     const name = body.Name?.trim() || null;
@@ -200,13 +226,19 @@ export class MemberInvitations {
               tenant.id,
               email,
             ]);
+          const [inviter] = invitedBy
+            ? await sql.query<{ username: string }>(
+                'select username from members where tenant_id = $1 and id = $2::uuid',
+                [tenant.id, invitedBy],
+              )
+            : [];
           const [row] = await sql.query<InvitationRow>(
-            `insert into member_invitations
-               (tenant_id, id, email, name, roles, token_hash, invited_by, expires_at)
-             values ($1, $2, $3, $4, $5, $6,
-               (select username from members where tenant_id = $1 and id = $7::uuid),
-               now() + make_interval(secs => $8))
-             returning ${COLUMNS}`,
+            `with made as (
+               insert into member_invitations
+                 (tenant_id, id, email, name, roles, token_hash, invited_by, expires_at)
+               values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
+               returning *)
+             select ${COLUMNS} from made`,
             [
               tenant.id,
               randomUUID(),
@@ -214,12 +246,11 @@ export class MemberInvitations {
               name,
               roles,
               hashToken(token),
-              invitedBy ?? null,
+              inviter?.username ?? null,
               this.ttlSeconds,
             ],
           );
-          await this.needs.notify(sql, invitationMail(tenant, row!, token));
-          return toInvitation(row!);
+          return this.send(sql, tenant, row!, token);
         }),
       { unique: () => duplicateInvitation(email) },
     );
@@ -229,7 +260,7 @@ export class MemberInvitations {
    * Sends the invitation again with a new link (the old one stops working) that expires
    * INVITATION_TTL_SECONDS from now, whether or not the old one had expired.
    */
-  async resend(tenant: InvitingTenant, id: string): Promise<Invitation> {
+  async resend(tenant: InvitingTenant, id: string): Promise<SentInvitation> {
     const token = randomBytes(32).toString('base64url');
     return this.db.rawTransaction(async (sql) => {
       await sql.query(MEMBERS_TURN, [String(tenant.id)]);
@@ -241,14 +272,15 @@ export class MemberInvitations {
       if (await this.members.hasAddress(sql, tenant.id, current.email))
         throw alreadyMember(current.email);
       const [row] = await sql.query<InvitationRow>(
-        `update member_invitations
-            set token_hash = $3, sent_at = now(), expires_at = now() + make_interval(secs => $4)
-          where tenant_id = $1 and id = $2
-          returning ${COLUMNS}`,
+        `with changed as (
+           update member_invitations
+              set token_hash = $3, sent_at = now(), expires_at = now() + make_interval(secs => $4)
+            where tenant_id = $1 and id = $2
+            returning *)
+         select ${COLUMNS} from changed`,
         [tenant.id, id, hashToken(token), this.ttlSeconds],
       );
-      await this.needs.notify(sql, invitationMail(tenant, row!, token));
-      return toInvitation(row!);
+      return this.send(sql, tenant, row!, token);
     });
   }
 

@@ -1,16 +1,24 @@
 import { Type, type Static } from 'typebox';
+import { documentedEnum } from '../../http/documented-only.ts';
 import { PagedResult } from '../../http/paging.ts';
+import { ROLES } from './roles.ts';
 
 export const USERNAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@+-]{2,63}$';
 
+const ROLE_IDS = ROLES.map((role) => role.Id);
+
 export const RoleRef = Type.Object(
   {
-    Id: Type.String({ minLength: 1, maxLength: 64 }),
+    Id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'A role of GET /management/security/roles (400 UnknownRole otherwise).',
+      ...documentedEnum(ROLE_IDS),
+    }),
     Description: Type.Optional(
       Type.String({
         maxLength: 4000,
         description: 'Ignored on input (read-only).',
-        readOnly: true,
       }),
     ),
     // So that a role listed by GET /management/security/roles can be sent as it is.
@@ -72,7 +80,7 @@ export const MemberUpdateBody = Type.Object(
 export type MemberUpdateBody = Static<typeof MemberUpdateBody>;
 
 export const MemberRole = Type.Object(
-  { Id: Type.String(), Description: Type.String() },
+  { Id: Type.String({ ...documentedEnum(ROLE_IDS) }), Description: Type.String() },
   { title: 'MemberRole' },
 );
 
@@ -97,7 +105,7 @@ export const MemberIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) 
 
 export const Role = Type.Object(
   {
-    Id: Type.String(),
+    Id: Type.String({ ...documentedEnum(ROLE_IDS) }),
     Description: Type.String(),
     Permissions: Type.Array(Type.String(), {
       description:

@@ -4,6 +4,7 @@
 // tokens), and the tenant always keeps one owner.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { translatingConstraints } from '../../db/constraint-translation.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
@@ -52,8 +53,6 @@ interface MemberRow {
 }
 
 const COLUMNS = 'id, username, name, email, roles, updated_at as version';
-// The row version behind the ETag: always moves forward, even for two writes in one millisecond.
-const NEXT_VERSION = "greatest(now(), updated_at + interval '1 millisecond')";
 /** Serializes the writes of a tenant's members (and invitations) that check other rows first. */
 export const MEMBERS_TURN = "select pg_advisory_xact_lock(hashtextextended('members/' || $1, 11))";
 export const OWNER_USERNAME = 'owner';
@@ -244,7 +243,7 @@ export class MemberService {
                 password_hash = coalesce($6, password_hash),
                 must_change_password = must_change_password and $6::text is null,
                 security_version = security_version + $7,
-                updated_at = ${NEXT_VERSION}
+                updated_at = ${NEXT_UPDATED_AT}
               where tenant_id = $1 and id = $2 returning ${COLUMNS}`,
             [tenantId, id, username, body.Name, roles, hash ?? null, endedSessions ? 1 : 0],
           );
@@ -279,7 +278,7 @@ export class MemberService {
     const grant = await this.db.rawTransaction(async (sql) => {
       await sql.query(
         `update members set password_hash = $3, must_change_password = false,
-            security_version = security_version + 1, updated_at = ${NEXT_VERSION}
+            security_version = security_version + 1, updated_at = ${NEXT_UPDATED_AT}
           where tenant_id = $1 and id = $2`,
         [tenantId, id, hash],
       );

@@ -37,10 +37,18 @@ const MEMBER = `select id, username, security_version as version, roles, passwor
     must_change_password as "mustChange"
   from members where tenant_id = $1 and username = $2`;
 
+// A time as the seconds since 1970 (as text, every digit kept), by functions Citus runs in a
+// RETURNING clause (immutable: a timestamptz's own extract depends on the time zone setting).
+const EPOCH_OF = (column: string) => `extract(epoch from ${column} - 'epoch'::timestamptz)::text`;
+
+// The statement's time, as its new row holds it, moved by add_seconds: Citus runs no function
+// but immutable ones in an upsert's DO UPDATE (docs/design.md, "Citus").
+const NOW = 'excluded.first_failed_at';
+
 // A new count starts when the window of the last one is over, when its lock has ended, or when
 // every slot of it was given back.
-const NEW_COUNT = `(f.failures <= 0 or f.locked_until <= now()
-    or f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}))`;
+const NEW_COUNT = `(f.failures <= 0 or f.locked_until <= ${NOW}
+    or f.first_failed_at < add_seconds(${NOW}, -${FAILURE_WINDOW_SECONDS}))`;
 
 // Claims one slot ($4 = the limit): no row is returned when the key is locked. The slot that
 // fills the count up locks it at once, so that attempts running beside it are refused; if that
@@ -49,14 +57,14 @@ const NEW_COUNT = `(f.failures <= 0 or f.locked_until <= now()
 // to a later count.
 const CLAIM = `
   insert into member_signin_failures as f (tenant_id, kind, key, failures, first_failed_at, locked_until)
-  values ($1, $2, $3, 1, now(), case when $4::int <= 1 then now() + make_interval(secs => ${LOCK_SECONDS}) end)
+  values ($1, $2, $3, 1, now(), add_seconds(now(), case when $4::int <= 1 then ${LOCK_SECONDS} end))
   on conflict (tenant_id, kind, key) do update set
     failures = case when ${NEW_COUNT} then 1 else f.failures + 1 end,
-    first_failed_at = case when ${NEW_COUNT} then now() else f.first_failed_at end,
+    first_failed_at = case when ${NEW_COUNT} then ${NOW} else f.first_failed_at end,
     locked_until = case when (case when ${NEW_COUNT} then 1 else f.failures + 1 end) >= $4::int
-      then now() + make_interval(secs => ${LOCK_SECONDS}) end
-  where f.locked_until is null or f.locked_until <= now()
-  returning extract(epoch from f.first_failed_at)::text as "window"`;
+      then add_seconds(${NOW}, ${LOCK_SECONDS}) end
+  where f.locked_until is null or f.locked_until <= ${NOW}
+  returning ${EPOCH_OF('f.first_failed_at')} as "window"`;
 
 // Gives a claimed slot back (an attempt that was not a wrong password): one failure less, and no
 // lock once the count is under the limit ($5) again.
@@ -65,7 +73,7 @@ const GIVE_BACK = `
     failures = failures - 1,
     locked_until = case when failures - 1 < $5::int then null else locked_until end
   where tenant_id = $1 and kind = $2 and key = $3 and failures > 0
-    and extract(epoch from first_failed_at) = $4::numeric`;
+    and extract(epoch from first_failed_at - 'epoch'::timestamptz) = $4::numeric`;
 
 // A right password: the username's count is cleared and the address's slot given back.
 const SIGNED_IN = `
@@ -75,7 +83,7 @@ const SIGNED_IN = `
     failures = failures - 1,
     locked_until = case when failures - 1 < ${ADDRESS_FAILURES} then null else locked_until end
   where tenant_id = $1 and kind = 'address' and key = $3 and failures > 0
-    and extract(epoch from first_failed_at) = $4::numeric`;
+    and extract(epoch from first_failed_at - 'epoch'::timestamptz) = $4::numeric`;
 
 interface MemberRow {
   id: string;

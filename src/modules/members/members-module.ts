@@ -48,6 +48,7 @@ export function createMembersModule(
   });
   const invitations = new MemberInvitations(database, members, {
     notify: (sql, mail) => needs.notify(sql, mail),
+    mailSends: () => needs.mailSends(),
   });
   const signIn = new MemberSignIn(database);
   const formTokens = new SignInFormTokens(tokens.signingKeys);

@@ -9,7 +9,7 @@ const STYLE = `
   h1 { font-size: 1.3rem; margin: 0 0 1rem; } label { display: block; margin: .8rem 0 .2rem; font-weight: 600; }
   input[type=text], input[type=password] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #b8c0cc; border-radius: .3rem; }
   button { margin-top: 1.2rem; width: 100%; padding: .6rem; font: inherit; font-weight: 600; border: 0; border-radius: .3rem; background: #2457c5; color: #fff; cursor: pointer; }
-  .error { background: #fbe0e0; color: #7a1c1c; padding: .5rem .7rem; border-radius: .3rem; } .muted { color: #5b6575; font-size: .9rem; }
+  .error { background: #fbe0e0; color: #7a1c1c; padding: .5rem .7rem; border-radius: .3rem; } .error p, .error ul { margin: .2rem 0; } .error a { color: #7a1c1c; } .muted { color: #5b6575; font-size: .9rem; }
   .field-error { color: #7a1c1c; font-size: .9rem; margin: .2rem 0 0; } input[aria-invalid=true] { border-color: #b3261e; border-width: 2px; }
   .hint { color: #5b6575; font-size: .85rem; margin: .2rem 0 0; } a.button { display: block; text-align: center; margin-top: 1.2rem; padding: .6rem; border-radius: .3rem; background: #2457c5; color: #fff; font-weight: 600; text-decoration: none; }
   ul.roles { margin: .3rem 0 0; padding-left: 1.2rem; }

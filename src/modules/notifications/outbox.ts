@@ -68,6 +68,11 @@ export class Outbox {
     this.log = log;
   }
 
+  /** Whether notifications leave the server (SMTP_URL is set); else they are kept unsent. */
+  get sends(): boolean {
+    return this.transport !== undefined;
+  }
+
   /** Records a notification in the caller's transaction and schedules its delivery. */
   async enqueue(sql: RawSql, notification: Notification): Promise<number> {
     const [row] = await sql.query<{ id: number }>(

@@ -1,6 +1,7 @@
 // OAuth apps of a tenant (contract §5.1): the rules live here, the routes only translate HTTP.
 import { randomUUID } from 'node:crypto';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
 import type { App, AppBody } from './app-schemas.ts';
@@ -23,9 +24,6 @@ interface AppRow {
 // (migrations/0014_app_documents.sql); only the app fetch reads it.
 const APP_COLUMNS = `id, name, description, application_type_id as "applicationTypeId",
   is_predefined as "isPredefined", created_at as "createdAt", updated_at as "updatedAt"`;
-
-// The row version behind the ETag: always moves forward, even for two writes in one millisecond.
-const NEXT_VERSION = `greatest(now(), updated_at + interval '1 millisecond')`;
 
 export interface AppWithVersion {
   app: App;
@@ -152,7 +150,7 @@ export class AppService {
       typeChanged = body.ApplicationTypeId !== current.applicationTypeId;
       const [row] = await tx.query<AppRow>(
         `update oauth_apps
-            set name = $3, description = $4, application_type_id = $5, updated_at = ${NEXT_VERSION},
+            set name = $3, description = $4, application_type_id = $5, updated_at = ${NEXT_UPDATED_AT},
                 secret_version = secret_version + case when $6::boolean then 1 else 0 end
           where tenant_id = $1 and id = $2
           returning ${APP_COLUMNS}`,
@@ -185,7 +183,7 @@ export class AppService {
     const rotated = await this.db.rawTransaction(async (tx) => {
       const [row] = await tx.query<AppRow>(
         `update oauth_apps
-            set secret_hash = $3, secret_version = secret_version + 1, updated_at = ${NEXT_VERSION}
+            set secret_hash = $3, secret_version = secret_version + 1, updated_at = ${NEXT_UPDATED_AT}
           where tenant_id = $1 and id = $2
           returning ${APP_COLUMNS}`,
         [tenantId, id, hashSecret(secret)],

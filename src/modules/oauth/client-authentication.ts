@@ -31,18 +31,22 @@ const LOCK_STATE = `select case when locked_until > now()
 const APP = `select id, application_type_id as "applicationTypeId", secret_version as "secretVersion",
     secret_hash as "secretHash" from oauth_apps where tenant_id = $1 and id = $2`;
 
+// The statement's time, as its new row holds it, moved by add_seconds: Citus runs no function
+// but immutable ones in an upsert's DO UPDATE (docs/design.md, "Citus").
+const NOW = 'excluded.first_failed_at';
+
 // Failures older than the window start a new count; from the FREE_FAILURES-th on, each one locks
 // for 1, 2, 4 … seconds, capped at MAX_LOCK_SECONDS: after FREE_FAILURES wrong secrets, the next
 // attempt is refused whatever secret it brings.
 const RECORD_FAILURE = `
-  insert into client_auth_failures as f (tenant_id, client_id, source, failures)
-  values ($1, $2, $3, 1)
+  insert into client_auth_failures as f (tenant_id, client_id, source, failures, first_failed_at)
+  values ($1, $2, $3, 1, now())
   on conflict (tenant_id, client_id, source) do update set
-    failures = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then 1 else f.failures + 1 end,
-    first_failed_at = case when f.first_failed_at < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) then now() else f.first_failed_at end,
+    failures = case when f.first_failed_at < add_seconds(${NOW}, -${FAILURE_WINDOW_SECONDS}) then 1 else f.failures + 1 end,
+    first_failed_at = case when f.first_failed_at < add_seconds(${NOW}, -${FAILURE_WINDOW_SECONDS}) then ${NOW} else f.first_failed_at end,
     locked_until = case
-      when f.first_failed_at >= now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}) and f.failures + 1 >= ${FREE_FAILURES}
-      then now() + make_interval(secs => least(${MAX_LOCK_SECONDS}, power(2, f.failures + 1 - ${FREE_FAILURES})))
+      when f.first_failed_at >= add_seconds(${NOW}, -${FAILURE_WINDOW_SECONDS}) and f.failures + 1 >= ${FREE_FAILURES}
+      then add_seconds(${NOW}, least(${MAX_LOCK_SECONDS}, power(2, f.failures + 1 - ${FREE_FAILURES})))
       else null end`;
 
 interface AppRow extends AuthenticatedClient {

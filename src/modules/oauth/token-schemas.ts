@@ -1,4 +1,5 @@
 // Request and response schemas of the token and revocation endpoints (RFC 6749, RFC 7009).
+import { documentedEnum } from '../../http/documented-only.ts';
 import { Type, type Static } from 'typebox';
 import type { OpenApiTag } from '../../http/openapi-operations.ts';
 
@@ -22,7 +23,8 @@ export const TokenRequest = Type.Object(
   {
     grant_type: Type.String({
       description:
-        'client_credentials (apps), authorization_code or refresh_token (the console, client_id=console, no secret).',
+        'client_credentials (apps), authorization_code or refresh_token (the console, client_id=console, no secret); 400 unsupported_grant_type otherwise.',
+      ...documentedEnum(['client_credentials', 'authorization_code', 'refresh_token']),
     }),
     client_id: Type.Optional(
       Type.String({ description: 'With client_secret, instead of HTTP Basic.' }),

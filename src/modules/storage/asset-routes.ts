@@ -20,6 +20,7 @@ import {
   AssetList,
   DeleteAssetQuery,
   RawUploadQuery,
+  UPLOAD_MEDIA_TYPES,
 } from './asset-schemas.ts';
 import { ASSET_CONTENT_PATH, type AssetService } from './asset-service.ts';
 import { assetContentNotFound, assetTooLarge, invalidFileBody } from './storage-errors.ts';
@@ -122,9 +123,11 @@ export const assetRoutes: FastifyPluginAsync<AssetRouteOptions> = async (
             '/management/storage/asset. Answers 201 with the asset and its Location.',
           querystring: RawUploadQuery,
           rawBody: {
-            description: "The file, of any media type (its Content-Type is the asset's MimeType).",
+            description:
+              "The file, of any media type type/subtype (its Content-Type is the asset's MimeType): " +
+              'the common ones are listed, then a range for each top-level type.',
             required: true,
-            mediaTypes: ['*/*'],
+            mediaTypes: UPLOAD_MEDIA_TYPES,
           },
           response: { ...created, 415: { $ref: 'ErrorBody#' } },
         },

@@ -105,3 +105,30 @@ export const AssetContentResponses = {
     },
   ),
 };
+
+/**
+ * The media types the document lists for the raw upload's body. The server takes any
+ * type/subtype; a generated client sends the first one listed unless told (so never `*\/*`,
+ * which is no media type and was refused 400 InvalidMimeType), and a validator checks the
+ * Content-Type against the list, so each registered top-level type is there as a range.
+ */
+export const UPLOAD_MEDIA_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/svg+xml',
+  'video/mp4',
+  'video/webm',
+  'application/pdf',
+  'application/octet-stream',
+  'text/csv',
+  'application/x-ndjson',
+  'application/*',
+  'audio/*',
+  'font/*',
+  'image/*',
+  'model/*',
+  'text/*',
+  'video/*',
+];

@@ -54,9 +54,11 @@ export interface NewAsset {
 }
 
 const COLUMNS = 'id, file_name, mime_type, size, url_key, created_at';
-// Control characters and path separators make no sense in a file name shown to users.
-// eslint-disable-next-line no-control-regex
-const FILE_NAME = /^[^\u0000-\u001f\u007f/\\]{1,256}$/;
+// No path separators, no control characters (C0, DEL, C1), and no characters that change the
+// direction text is shown in (a right-to-left override makes "\u202egnp.exe" show as "exe.png").
+const FILE_NAME =
+  // eslint-disable-next-line no-control-regex
+  /^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069/\\]{1,256}$/;
 
 export const assetUrl = (baseUrl: string, urlKey: string) =>
   `${baseUrl}${ASSET_CONTENT_PATH}/${urlKey}`;
@@ -131,8 +133,8 @@ export class AssetService {
       // Touched before the bytes go in: the collector leaves a blob alone for a grace period
       // after its last touch, so it cannot remove these bytes before the asset row refers to them.
       await this.db.query(
-        `insert into storage_blobs (sha256, size) values ($1, $2)
-         on conflict (sha256) do update set touched_at = now()`,
+        `insert into storage_blobs (sha256, size, touched_at) values ($1, $2, now())
+         on conflict (sha256) do update set touched_at = excluded.touched_at`,
         [spooled.sha256, spooled.size],
       );
       await this.store.put(spooled.sha256, spooled.file, spooled.size);

@@ -29,24 +29,44 @@ export class BlobCollector {
   /** Removes unused blobs untouched for `graceSeconds`; answers how many. */
   async collect(graceSeconds = BLOB_GRACE_SECONDS): Promise<number> {
     let removed = 0;
+    // Blobs in (touched_at, sha256) order, from after the last one looked at: those in use stay.
+    let after: { touchedAt: string; sha256: string } | undefined;
     for (;;) {
       const batch = await this.db.rawTransaction(async (sql) => {
-        const rows = await sql.query<{ sha256: string }>(
-          `select b.sha256 from storage_blobs b
-            where b.touched_at <= now() - make_interval(secs => $1)
-              and not exists (select 1 from assets a where a.sha256 = b.sha256)
-            order by b.touched_at limit ${BATCH}
-              for update skip locked`,
-          [graceSeconds],
+        // The candidates, locked (an upload touching one waits), then those no asset of any tenant
+        // holds: two statements, as on Citus the blobs are a reference table and the assets are
+        // spread over the workers, and a statement that locks rows reads one kind of table only.
+        // touched_at as text: every microsecond kept, so that the next batch starts after it.
+        // On Citus, the assets' read over every worker goes one connection per worker, as a
+        // reference table (the blobs) is then written in the same transaction (elsewhere the
+        // setting is a name nothing reads).
+        await sql.query("set local citus.multi_shard_modify_mode = 'sequential'");
+        const candidates = await sql.query<{ sha256: string; touchedAt: string }>(
+          `select sha256, touched_at::text as "touchedAt" from storage_blobs
+            where touched_at <= now() - make_interval(secs => $1)
+              and ($2::timestamptz is null or (touched_at, sha256) > ($2, $3))
+            order by touched_at, sha256 limit ${BATCH} for update skip locked`,
+          [graceSeconds, after?.touchedAt ?? null, after?.sha256 ?? null],
         );
-        const hashes = rows.map((row) => row.sha256);
-        if (hashes.length === 0) return 0;
-        await this.store.delete(hashes);
-        await sql.query('delete from storage_blobs where sha256 = any($1::text[])', [hashes]);
-        return hashes.length;
+        if (candidates.length === 0) return { hashes: 0, looked: 0 };
+        after = candidates.at(-1);
+        const held = new Set(
+          (
+            await sql.query<{ sha256: string }>(
+              'select distinct sha256 from assets where sha256 = any($1::text[])',
+              [candidates.map((row) => row.sha256)],
+            )
+          ).map((row) => row.sha256),
+        );
+        const hashes = candidates.map((row) => row.sha256).filter((hash) => !held.has(hash));
+        if (hashes.length > 0) {
+          await this.store.delete(hashes);
+          await sql.query('delete from storage_blobs where sha256 = any($1::text[])', [hashes]);
+        }
+        return { hashes: hashes.length, looked: candidates.length };
       });
-      removed += batch;
-      if (batch < BATCH) return removed;
+      removed += batch.hashes;
+      if (batch.looked < BATCH) return removed;
     }
   }
 }

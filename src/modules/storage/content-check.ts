@@ -9,7 +9,6 @@ import {
 } from './storage-errors.ts';
 
 export type AssetFamily = 'image' | 'video' | 'document';
-export const ASSET_FAMILIES: readonly AssetFamily[] = ['image', 'video', 'document'];
 
 const TOKEN = '[a-z0-9!#$&^_.+-]+';
 const MIME = new RegExp(

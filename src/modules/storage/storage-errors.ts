@@ -32,7 +32,10 @@ export const invalidFileBody = () =>
 export const emptyAsset = () => invalid('EmptyAsset', 'An asset must have at least one byte.');
 
 export const invalidFileName = () =>
-  invalid('InvalidFileName', 'fileName must be 1..256 characters without control characters.');
+  invalid(
+    'InvalidFileName',
+    'fileName must be 1..256 characters without slashes, control characters or text-direction marks.',
+  );
 
 export const assetNotFound = (id: number) => notFound(`Asset ${id}`);
 

@@ -5,6 +5,7 @@
 // tokens at once.
 import { LRUCache } from 'lru-cache';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { deferConstraints } from '../../db/deferred-constraints.ts';
 import type { Tenant, TenantLookup } from '../../domain/tenant.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
 import { TenantExistsError, TenantNameError } from './tenants-errors.ts';
@@ -32,6 +33,11 @@ export interface TenantNeeds {
   createOwner(tx: RawSql, tenantId: number): Promise<OwnerCredentials>;
   /** Records, inside the deleting transaction, that every token of the tenant is void. */
   invalidateTenantTokens(tx: RawSql, tenantId: number): Promise<void>;
+  /**
+   * Deletes, inside the deleting transaction, what other modules keep of the tenant without a
+   * foreign key to it (which would cascade): the analytics logs.
+   */
+  deleteTenantData(tx: RawSql, tenantId: number): Promise<void>;
   /** Drops this instance's cached tokens of a deleted tenant, after the delete commits. */
   forgetTenantTokens(tenantId: number): void;
   /** Tells when another instance deleted a tenant (seen with its tokens' invalidation). */
@@ -114,13 +120,20 @@ export class TenantService implements TenantLookup {
   /** Deletes the tenant and, through cascades, everything it owns. */
   async delete(name: string): Promise<boolean> {
     const deleted = await this.db.rawTransaction(async (tx) => {
-      // References between the tenant's own rows are checked once the whole cascade is done.
-      await tx.query('set constraints all deferred');
+      // References between the tenant's own rows are checked once the whole cascade is done
+      // (on Citus, on the worker that holds them).
+      const [found] = await tx.query<{ id: number }>('select id from tenants where name = $1', [
+        name,
+      ]);
+      if (found) await deferConstraints(tx, found.id);
       const [row] = await tx.query<{ id: number }>(
         'delete from tenants where name = $1 returning id',
         [name],
       );
-      if (row) await this.needs.invalidateTenantTokens(tx, row.id);
+      if (row) {
+        await this.needs.deleteTenantData(tx, row.id);
+        await this.needs.invalidateTenantTokens(tx, row.id);
+      }
       return row;
     });
     this.byName.delete(name);

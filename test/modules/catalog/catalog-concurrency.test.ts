@@ -37,8 +37,13 @@ describe.skipIf(!onPostgres)('concurrent catalog writes on PostgreSQL', () => {
   /** Whether a statement on this file's database is waiting for a lock. */
   async function someoneWaits(): Promise<boolean> {
     // On the app's pool, not on `other`: within a transaction pg_stat_activity is a snapshot.
+    // On Citus the wait is on the worker that holds the tenant: the whole cluster's activity.
+    const [citus] = await api.database.handle.query<{ found: boolean }>(
+      "select to_regclass('pg_catalog.citus_stat_activity') is not null as found",
+    );
+    const activity = citus!.found ? 'citus_stat_activity' : 'pg_stat_activity';
     const [row] = await api.database.handle.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
+      `select count(*)::int as n from ${activity}
         where datname = current_database() and wait_event_type = 'Lock'`,
     );
     return row!.n > 0;

@@ -18,8 +18,10 @@ describe(`migration ${VERSION}`, () => {
   it('applies over duplicate price type symbols and sibling category names, and keeps them', async () => {
     const sql = database.handle;
     // The database as it was before the migration, with what the rules now refuse.
-    await sql.exec(`drop index categories_name; drop index price_types_symbol;
-                    delete from schema_migrations where version = '${VERSION}';`);
+    // One statement at a time: Citus takes DDL on a distributed table only alone.
+    await sql.exec('drop index categories_name');
+    await sql.exec('drop index price_types_symbol');
+    await sql.exec(`delete from schema_migrations where version = '${VERSION}'`);
     const [tenant] = await sql.query<{ id: number }>(
       "insert into tenants (name) values ('before-0200') returning id",
     );

@@ -20,6 +20,8 @@ import {
 
 const api = useTestApi();
 const acme = useTenant(api, 'acme');
+/** A server whose e-mails leave it (a mail transport that accepts every message). */
+const mailing = useTestApi({}, { mailTransport: { send: async () => undefined } });
 const globex = useTenant(api, 'globex');
 
 const tokenOf = (link: URL) => link.searchParams.get('token')!;
@@ -85,8 +87,22 @@ describe('POST /management/security/members/invitations', () => {
       `http://${acme.host}:${api.config.publicPort}/oauth/invitation`,
     );
     expect(tokenOf(link)).toMatch(/^[\w-]{43}$/);
-    // The token is in the e-mail only.
-    expect(response.body).not.toContain(tokenOf(link));
+    // The link is answered this once, and no e-mail leaves a server without SMTP_URL.
+    expect(invitation.InvitationLink).toBe(link.href);
+    expect(invitation.EmailSent).toBe(false);
+    const listed = await api.call({ url: `${INVITATIONS}/${invitation.Id}`, tenant: acme });
+    expect(listed.body).not.toContain(tokenOf(link));
+    expect(listed.json<InvitationJson>().InvitationLink).toBeUndefined();
+    expect((await api.call({ url: INVITATIONS, tenant: acme })).body).not.toContain(tokenOf(link));
+  });
+
+  it('says EmailSent true when the server has a mail transport', async () => {
+    const tenant = await mailing.createTenant('mailing');
+    const invitation = await invite(mailing, tenant, 'mailed@acme.example');
+    expect(invitation.EmailSent).toBe(true);
+    expect(invitation.InvitationLink).toBe(
+      (await invitationLink(mailing, tenant, 'mailed@acme.example')).href,
+    );
   });
 
   it("names the inviting member (InvitedBy) when a member's token invites", async () => {
@@ -232,7 +248,7 @@ describe('GET /management/security/members/invitations', () => {
     await invite(api, tenant, 'later@clock.example');
     const tenantId = (await api.services.tenants.findByName(tenant.name))!.id;
     await api.database.handle.query(
-      `update member_invitations set created_at = created_at - interval '1 hour'
+      `update member_invitations set created_at = add_seconds(created_at, -3600)
         where tenant_id = $1 and email = $2`,
       [tenantId, 'later@clock.example'],
     );
@@ -260,7 +276,9 @@ describe('GET /management/security/members/invitations/{id}', () => {
     const created = await invite(api, acme, 'fetch@acme.example');
     const response = await api.call({ url: `${INVITATIONS}/${created.Id}`, tenant: acme });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual(created);
+    // The same invitation, without the link and EmailSent that only the POST answered.
+    const { InvitationLink: _link, EmailSent: _sent, ...invitation } = created;
+    expect(response.json()).toEqual(invitation);
   });
 
   it("answers 404 for an unknown id and another tenant's invitation, 400 for a non-uuid", async () => {
@@ -327,6 +345,8 @@ describe('POST /management/security/members/invitations/{id}/resend', () => {
     expect(await invitationMails(api, acme, 'resend@acme.example')).toHaveLength(2);
     const newLink = await invitationLink(api, acme, 'resend@acme.example');
     expect(tokenOf(newLink)).not.toBe(tokenOf(oldLink));
+    expect(resent.InvitationLink).toBe(newLink.href);
+    expect(resent.EmailSent).toBe(false);
     expect((await openInvitation(api, acme, tokenOf(oldLink))).statusCode).toBe(404);
     expect((await openInvitation(api, acme, tokenOf(newLink))).statusCode).toBe(200);
   });
@@ -466,6 +486,27 @@ describe('POST /oauth/invitation (accepting)', () => {
       expect((await openInvitation(api, acme, token)).statusCode).toBe(200);
     },
   );
+
+  it('keeps the chosen password when only the second one differs, and lists the error on top', async () => {
+    await invite(api, acme, 'differ@acme.example');
+    const token = tokenOf(await invitationLink(api, acme, 'differ@acme.example'));
+    const page = await acceptInvitation(
+      api,
+      acme,
+      accepting(token, 'differ', { password_repeat: `${GOOD_PASSWORD}x` }),
+    );
+    expect(page.statusCode).toBe(400);
+    expect(page.body).toMatch(new RegExp(`id="password"[^>]*value="${GOOD_PASSWORD}"`));
+    expect(page.body).not.toMatch(/id="password_repeat"[^>]*value=/);
+    expect(page.headers['cache-control']).toContain('no-store');
+    // Above the form, as a link to the field, and between the field's label and the field.
+    expect(page.body).toMatch(
+      /role="alert">[\s\S]*<a href="#password_repeat">Password again: The two passwords differ/,
+    );
+    expect(page.body).toMatch(
+      /<label for="password_repeat">[^<]*<\/label>\s*<p class="field-error" id="password_repeat-error">/,
+    );
+  });
 
   it('answers the form again (409) when the username is taken', async () => {
     await createMember(api, acme, 'taken', ['analyst']);

@@ -175,7 +175,7 @@ describe('GET /management/security/members', () => {
     await createMember(api, tenant, 'made-first', ['analyst']);
     const later = await createMember(api, tenant, 'made-second', ['analyst']);
     await api.database.handle.query(
-      `update members set created_at = created_at - interval '1 hour' where id = $1`,
+      `update members set created_at = add_seconds(created_at, -3600) where id = $1`,
       [later.Id],
     );
     const response = await api.call({ url: BASE, tenant });

@@ -242,6 +242,9 @@ export interface InvitationJson {
   SentDate: string;
   ExpirationDate: string;
   IsExpired: boolean;
+  /** Only in the answers of inviting and sending again. */
+  InvitationLink?: string;
+  EmailSent?: boolean;
 }
 
 /** Invites an address through POST …/members/invitations (the tenant's app token by default). */

@@ -137,7 +137,7 @@ describe('GET /management/oauth/apps', () => {
     const second = await createApp(api, stepped, 1, 'Made second');
     // A virtual machine resynchronising its clock: the later app's reading is the earlier one.
     await api.database.handle.query(
-      `update oauth_apps set created_at = created_at - interval '1 hour'
+      `update oauth_apps set created_at = add_seconds(created_at, -3600)
         where tenant_id = (select tenant_id from oauth_apps where id = $1) and id = $1`,
       [second.ApplicationId],
     );

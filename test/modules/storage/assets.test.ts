@@ -150,6 +150,16 @@ for (const kind of STORE_KINDS) {
           'InvalidFileName',
         ],
         [
+          'FileName with a right-to-left override (shows as "exe.png")',
+          { FileName: '\u202egnp.exe', MimeType: 'text/plain', FileBody: 'AAAA' },
+          'InvalidFileName',
+        ],
+        [
+          'FileName with a C1 control character',
+          { FileName: 'a\u0085b', MimeType: 'text/plain', FileBody: 'AAAA' },
+          'InvalidFileName',
+        ],
+        [
           'an empty file',
           { FileName: 'a', MimeType: 'text/plain', FileBody: '' },
           'ValidationFailed',

@@ -47,7 +47,6 @@ export const DynamicAttributeInput = Type.Object(
     TypeName: Type.Optional(
       Type.Union([Type.String(), Type.Null()], {
         description: 'Ignored (read-only).',
-        readOnly: true,
       }),
     ),
   },

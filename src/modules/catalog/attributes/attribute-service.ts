@@ -106,7 +106,7 @@ export class AttributeService {
          from dynamic_attribute_values v
          join dynamic_attribute_types t on t.tenant_id = v.tenant_id and t.id = v.type_id
         where v.tenant_id = $1 and v.type_id = $2
-          and exists (select 1 from item_attributes a where a.tenant_id = v.tenant_id and a.value_id = v.id)
+          and exists (select 1 from item_attributes a where a.tenant_id = $1 and a.value_id = v.id)
         order by v.id`,
       [tenantId, typeId],
     );

@@ -9,15 +9,10 @@ import type { VersionCheck } from '../../../domain/version-check.ts';
 import type { Page, Paging } from '../../../domain/paging.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type { Brand, BrandBody } from './brand-schemas.ts';
+import { subtreeSql } from '../categories/category-depth.ts';
 
 const COLUMNS = 'id as "Id", name as "Name"';
 const TABLE = { name: 'brands', columns: COLUMNS, missing: catalogErrors.brandNotFound };
-
-// The category and all its descendants.
-const SUBTREE = `with recursive subtree as (
-    select id from categories where tenant_id = $1 and id = $2
-    union all
-    select c.id from categories c join subtree s on c.parent_id = s.id where c.tenant_id = $1)`;
 
 export class BrandService {
   private readonly db: DatabaseHandle;
@@ -61,9 +56,10 @@ export class BrandService {
       [tenantId, categoryId],
     );
     if (!category) throw catalogErrors.unknownCategory(categoryId);
-    const used = `${SUBTREE}, used as (
-        select distinct i.brand_id from items i join subtree s on i.category_id = s.id
-         where i.tenant_id = $1 and i.brand_id is not null)`;
+    // The category and its descendants, as deep as a tree may be (category-depth.ts).
+    const used = `with used as (
+        select distinct i.brand_id from items i
+         where i.tenant_id = $1 and i.brand_id is not null and i.category_id in (${subtreeSql('$2')}))`;
     const [rows, [total]] = await Promise.all([
       this.db.query<Brand>(
         `${used} select b.id as "Id", b.name as "Name" from brands b join used u on u.brand_id = b.id

@@ -17,6 +17,8 @@ import {
   CategoryTree,
 } from './category-schemas.ts';
 import type { CategoryService } from './category-service.ts';
+import { sendJsonText } from '../../../http/json-text.ts';
+import { MAX_CATEGORY_DEPTH } from './category-depth.ts';
 
 export const categoriesTag: OpenApiTag = {
   name: 'Categories',
@@ -42,7 +44,8 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       description:
         'A ParentCategoryId that does not exist is 400. Names are unique among siblings, ' +
         'whatever the case (409 DuplicateCategoryName); the same name under another parent is ' +
-        'fine.',
+        `fine. A tree is at most ${MAX_CATEGORY_DEPTH} levels deep (a root is level 1): a parent at ` +
+        'that level is 400 CategoryTooDeep.',
       body: CategoryBody,
       errors: [409],
     },
@@ -52,7 +55,8 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       description:
         'A parent that does not exist is 400; 409 CategoryCycle when the new parent is the ' +
         'category or one of its subcategories; 409 DuplicateCategoryName when a category of ' +
-        'the new name (whatever the case) is already under the new parent.',
+        'the new name (whatever the case) is already under the new parent; 400 CategoryTooDeep ' +
+        `when the category or its subcategories would be below level ${MAX_CATEGORY_DEPTH} there.`,
       body: CategoryBody,
       errors: [409],
     },
@@ -61,7 +65,8 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
       description:
         'A parent that does not exist is 400; 409 CategoryCycle when the new parent is the ' +
         'category or one of its subcategories; 409 DuplicateCategoryName when a category of ' +
-        'the new name (whatever the case) is already under the new parent.',
+        'the new name (whatever the case) is already under the new parent; 400 CategoryTooDeep ' +
+        `when the category or its subcategories would be below level ${MAX_CATEGORY_DEPTH} there.`,
       body: CategoryPatch,
       errors: [409],
     },
@@ -84,7 +89,7 @@ export const categoryRoutes: FastifyPluginAsync<{ categories: CategoryService }>
         response: { 200: CategoryTree },
       },
     },
-    async (request) => categories.tree(request.tenant.id),
+    async (request, reply) => sendJsonText(reply, await categories.treeJson(request.tenant.id)),
   );
 
   app.get(

@@ -6,6 +6,13 @@ import { translatingConstraints } from '../../../db/constraint-translation.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import { catalogErrors } from '../catalog-errors.ts';
+import {
+  categoryTooDeep,
+  climb,
+  MAX_CATEGORY_DEPTH,
+  subtreeHeight,
+  subtreeSql,
+} from './category-depth.ts';
 import { CATEGORY_LOCK, categoryNameTaken, sameName } from '../catalog-name-rules.ts';
 import type {
   Category,
@@ -15,16 +22,20 @@ import type {
   CategoryTreeNode,
 } from './category-schemas.ts';
 
+// $1 is the tenant: written in each subquery too, so that Citus sends the whole statement to the
+// tenant's shards (a subquery that only matches c.tenant_id would go to every shard).
 const SELECT_CATEGORY = `
   select c.id as "Id", c.name as "Name", c.short_description as "ShortDescription",
          c.long_description as "LongDescription", c.parent_id as "ParentCategoryId", p.name as "ParentCategoryName",
-         (select count(*)::int from categories s where s.tenant_id = c.tenant_id and s.parent_id = c.id) as "SubCategoryCount",
+         (select count(*)::int from categories s where s.tenant_id = $1 and s.parent_id = c.id) as "SubCategoryCount",
          coalesce((select json_agg(json_build_object('Key', m.key, 'Value', m.value) order by m.key)
-                     from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]') as "CategoryMetadata",
+                     from category_metadata m where m.tenant_id = $1 and m.category_id = c.id), '[]') as "CategoryMetadata",
          c.version
     from categories c
     left join categories p on p.tenant_id = c.tenant_id and p.id = c.parent_id`;
 
+/** A refusal to delete counts what is in the way up to this many. */
+const REFUSAL_COUNT_LIMIT = 100_000;
 export class CategoryService {
   private readonly db: DatabaseHandle;
   constructor(db: DatabaseHandle) {
@@ -54,7 +65,11 @@ export class CategoryService {
       // Creates and moves of the tenant take turns (catalog-name-rules.ts): sibling names.
       await sql.query(CATEGORY_LOCK, [tenantId]);
       const parentId = body.ParentCategoryId ?? null;
-      if (parentId !== null) await this.requireParent(sql, tenantId, parentId);
+      if (parentId !== null) {
+        await this.requireParent(sql, tenantId, parentId);
+        const { depth } = await climb(sql, tenantId, parentId);
+        if (depth + 1 > MAX_CATEGORY_DEPTH) throw categoryTooDeep('ParentCategoryId', depth + 1);
+      }
       await this.refuseDuplicateName(sql, tenantId, parentId, body.Name);
       const [row] = await sql.query<{ id: number }>(
         `insert into categories (tenant_id, name, short_description, long_description, parent_id)
@@ -110,7 +125,7 @@ export class CategoryService {
       if (next.name === null) throw invalidField('Name', 'is required');
       if (next.parentId !== null && next.parentId !== current.parent_id) {
         await this.requireParent(sql, tenantId, next.parentId);
-        await this.refuseCycle(sql, tenantId, id, next.parentId);
+        await this.refuseCycleOrDepth(sql, tenantId, id, next.parentId);
       }
       // A name already shared with a sibling (from before the rule) may stay where it is; a
       // rename or a move must not make one.
@@ -128,16 +143,26 @@ export class CategoryService {
 
   async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {
     await this.db.rawTransaction(async (sql) => {
-      const [row] = await sql.query<{ children: boolean; items: boolean; version: number }>(
-        `select exists (select 1 from categories where tenant_id = $1 and parent_id = $2) as children,
-                exists (select 1 from items where tenant_id = $1 and category_id = $2) as items, version
+      // Counted to say how many are in the way (a refusal names them; the counts stop early).
+      const [row] = await sql.query<{
+        name: string;
+        children: number;
+        items: number;
+        version: number;
+      }>(
+        `select name,
+                (select count(*)::int from (select 1 from categories
+                   where tenant_id = $1 and parent_id = $2 limit ${REFUSAL_COUNT_LIMIT}) c) as children,
+                (select count(*)::int from (select 1 from items
+                   where tenant_id = $1 and category_id = $2 limit ${REFUSAL_COUNT_LIMIT}) i) as items,
+                version
            from categories where tenant_id = $1 and id = $2 for update`,
         [tenantId, id],
       );
       if (!row) throw catalogErrors.categoryNotFound(id);
       checkVersion(row.version);
-      if (row.children) throw catalogErrors.categoryHasChildren(id);
-      if (row.items) throw catalogErrors.categoryHasItems(id);
+      if (row.children > 0) throw catalogErrors.categoryHasChildren(row.name, row.children);
+      if (row.items > 0) throw catalogErrors.categoryHasItems(row.name, row.items);
       await translatingConstraints(
         () => sql.query('delete from categories where tenant_id = $1 and id = $2', [tenantId, id]),
         {
@@ -147,13 +172,22 @@ export class CategoryService {
     });
   }
 
+  /**
+   * The whole tree as JSON text: roots first, children nested in CategoryTreeItems, ordered by
+   * id. Written without recursion (treeJson), as a tree made deeper than MAX_CATEGORY_DEPTH
+   * before the limit may be thousands of levels deep.
+   */
+  async treeJson(tenantId: number): Promise<string> {
+    return treeJson((await this.tree(tenantId)).Categories);
+  }
+
   /** The whole tree: roots first, children nested in CategoryTreeItems, ordered by id. */
   async tree(tenantId: number): Promise<{ Categories: CategoryTreeNode[] }> {
     const rows = await this.db.query<CategoryTreeNode & { parentId: number | null }>(
       `select c.id as "Id", c.name as "Name", c.short_description as "ShortDescription", c.long_description as "LongDescription",
               c.parent_id as "parentId",
               coalesce((select json_agg(json_build_object('Key', m.key, 'Value', m.value) order by m.key)
-                          from category_metadata m where m.tenant_id = c.tenant_id and m.category_id = c.id), '[]') as "CategoryMetadata"
+                          from category_metadata m where m.tenant_id = $1 and m.category_id = c.id), '[]') as "CategoryMetadata"
          from categories c where c.tenant_id = $1 order by c.id`,
       [tenantId],
     );
@@ -169,16 +203,9 @@ export class CategoryService {
     return { Categories: roots };
   }
 
-  /** The ids of a category and all its descendants. */
+  /** The ids of a category and its descendants (MAX_CATEGORY_DEPTH levels: category-depth.ts). */
   async subtreeIds(tenantId: number, id: number): Promise<number[]> {
-    const rows = await this.db.query<{ id: number }>(
-      `with recursive subtree as (
-         select id from categories where tenant_id = $1 and id = $2
-         union all
-         select c.id from categories c join subtree s on c.parent_id = s.id where c.tenant_id = $1)
-       select id from subtree`,
-      [tenantId, id],
-    );
+    const rows = await this.db.query<{ id: number }>(subtreeSql('$2'), [tenantId, id]);
     return rows.map((r) => r.id);
   }
 
@@ -271,20 +298,46 @@ export class CategoryService {
     throw catalogErrors.duplicateCategoryName(name, parent?.name ?? null);
   }
 
-  private async refuseCycle(
+  /**
+   * 409 CategoryCycle when the new parent is the category or under it; 400 CategoryTooDeep when
+   * the category's subtree would reach below MAX_CATEGORY_DEPTH there. The climb from the new
+   * parent is bounded: when it stops before a root, the parent is too deep already.
+   */
+  private async refuseCycleOrDepth(
     sql: RawSql,
     tenantId: number,
     id: number,
     newParentId: number,
   ): Promise<void> {
-    const [row] = await sql.query<{ cycle: boolean }>(
-      `with recursive subtree as (
-         select id from categories where tenant_id = $1 and id = $2
-         union all
-         select c.id from categories c join subtree s on c.parent_id = s.id where c.tenant_id = $1)
-       select exists (select 1 from subtree where id = $3) as cycle`,
-      [tenantId, id, newParentId],
-    );
-    if (row?.cycle) throw catalogErrors.categoryCycle(id, newParentId);
+    const parent = await climb(sql, tenantId, newParentId, id);
+    if (parent.hasAncestor) throw catalogErrors.categoryCycle(id, newParentId);
+    if (parent.depth + 1 > MAX_CATEGORY_DEPTH)
+      throw categoryTooDeep('ParentCategoryId', parent.depth + 1);
+    const deepest = parent.depth + (await subtreeHeight(sql, tenantId, id));
+    if (deepest > MAX_CATEGORY_DEPTH) throw categoryTooDeep('ParentCategoryId', deepest);
   }
+}
+
+/** `{"Categories":[…]}` of the tree, nested to any depth with a stack of its own. */
+export function treeJson(roots: CategoryTreeNode[]): string {
+  const parts = ['{"Categories":['];
+  const stack = [{ nodes: roots, next: 0 }];
+  while (stack.length > 0) {
+    const top = stack.at(-1)!;
+    if (top.next === top.nodes.length) {
+      stack.pop();
+      // A node's list closes with the node; the roots' list with the answer's object.
+      parts.push(']}');
+      continue;
+    }
+    const node = top.nodes[top.next++]!;
+    parts.push(
+      `${top.next > 1 ? ',' : ''}{"Id":${node.Id},"Name":${JSON.stringify(node.Name)},` +
+        `"ShortDescription":${JSON.stringify(node.ShortDescription)},` +
+        `"LongDescription":${JSON.stringify(node.LongDescription)},` +
+        `"CategoryMetadata":${JSON.stringify(node.CategoryMetadata)},"CategoryTreeItems":[`,
+    );
+    stack.push({ nodes: node.CategoryTreeItems, next: 0 });
+  }
+  return parts.join('');
 }

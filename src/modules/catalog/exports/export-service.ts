@@ -1,6 +1,7 @@
 // Catalog exports: the matching items written as JSONL or CSV to a temporary file, then stored as
 // an asset of the tenant. The job is not resumed part-way: a run that dies leaves no asset, and
 // the next run (another instance, once the lease runs out) writes the whole file again.
+import { TEXT_QUERY } from '../search/search-filters-sql.ts';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import type { ExportBody, ExportJob } from './export-schemas.ts';
 import type { ReferenceRecord } from '../imports/import-reference-schemas.ts';
 import type { ImportRecord } from '../imports/import-schemas.ts';
 import { ExportReferences } from './export-references.ts';
+import { subtreeSql } from '../categories/category-depth.ts';
 
 export const EXPORT_QUEUE = 'catalog-export';
 export const EXPORTS_PATH = '/private/catalog/exports';
@@ -201,18 +203,25 @@ export class ExportService {
     const where = ['i.tenant_id = $1'];
     if (f.IncludePassiveItems === false) where.push('i.item_status_id = 1');
     const words = f.Query == null ? [] : queryWords(f.Query);
-    if (f.Query != null && f.Query.trim() !== '')
-      where.push(
+    if (f.Query != null && f.Query.trim() !== '') {
+      // The text query by a statement of its own, as the search builds it (TEXT_QUERY).
+      const [text] =
         words.length === 0
+          ? []
+          : await this.db.query<{ q: string | null }>(TEXT_QUERY, [
+              row.tenant_id,
+              words,
+              false,
+              false,
+            ]);
+      where.push(
+        text === undefined
           ? 'false'
           : `i.id in (select r.item_id from item_search_rows r where r.tenant_id = $1
-               and r.search_vector @@ item_search_query($1, ${bind(words)}::text[], true, false, false, ''))`,
+               and r.search_vector @@ ${bind(text.q)}::tsquery)`,
       );
-    if (f.CategoryId != null)
-      where.push(`i.category_id in (with recursive tree as (
-          select id from categories where tenant_id = $1 and id = ${bind(f.CategoryId)}
-          union all select k.id from categories k join tree on k.tenant_id = $1 and k.parent_id = tree.id)
-        select id from tree)`);
+    }
+    if (f.CategoryId != null) where.push(`i.category_id in (${subtreeSql(bind(f.CategoryId))})`);
     if (f.BrandId != null) where.push(`i.brand_id = ${bind(f.BrandId)}`);
     if (f.TagId != null)
       where.push(

@@ -72,21 +72,24 @@ export class AssetSet {
         problems.push({
           Field: `Assets.${i}.${byId ? 'AssetId' : 'Sha256'}`,
           Message: byId
-            ? `asset ${ref.AssetId} does not exist${candidates.length > 0 ? ' with this FileName and MimeType' : ''}`
-            : `no asset of this tenant has these bytes${ref.FileName != null || ref.MimeType != null ? ', FileName and MimeType' : ''}; upload the assets to the tenant before importing`,
+            ? `The catalog has no asset with the id ${ref.AssetId}${candidates.length > 0 ? ' with this FileName and MimeType' : ''}. Upload the file first and give its AssetId.`
+            : `No uploaded file has these bytes${ref.FileName != null || ref.MimeType != null ? ', FileName and MimeType' : ''}. Upload the files before importing.`,
           Code: 'AssetNotFound',
         });
         return;
       }
       if (relations.some((r) => r.assetId === asset.id)) {
-        problems.push({ Field: `Assets.${i}`, Message: `asset ${asset.id} is given twice` });
+        problems.push({
+          Field: `Assets.${i}`,
+          Message: `The asset ${asset.id} is given twice. Give each image or file once.`,
+        });
         return;
       }
       const isDefault = ref.IsDefault === true;
       if (isDefault && defaults.has(asset.family))
         problems.push({
           Field: `Assets.${i}.IsDefault`,
-          Message: `a second default ${asset.family}; one default per kind`,
+          Message: `This is a second default ${asset.family}. Mark one ${asset.family} as the default.`,
         });
       if (isDefault) defaults.add(asset.family);
       relations.push({ assetId: asset.id, kind: asset.family, isDefault });

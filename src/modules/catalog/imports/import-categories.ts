@@ -5,6 +5,7 @@
 // when the import creates what is missing, with the descriptions a Category record gives.
 import type { RawSql } from '../../../db/database.ts';
 import { CATEGORY_LOCK } from '../catalog-name-rules.ts';
+import { CREATE_MISSING_ADVICE } from './import-problem-words.ts';
 import type { Resolution } from './import-references.ts';
 
 interface Node {
@@ -136,10 +137,14 @@ export class CategoryTree {
       node = siblings.get(name.toLowerCase())!;
       if (node.ids.length > 1)
         return {
-          problem: `${node.ids.length} categories are at "${label(node)}" (siblings of one name); give the CategoryId`,
+          problem: `The catalog has ${node.ids.length} categories at "${label(node)}" (one parent, one name). Give the CategoryId of the one you mean instead.`,
         };
       if (node.ids.length === 0)
-        return wouldCreate ? { id: 0 } : { problem: `category "${label(node)}" does not exist` };
+        return wouldCreate
+          ? { id: 0 }
+          : {
+              problem: `The catalog has no category "${label(node)}". ${CREATE_MISSING_ADVICE}`,
+            };
       siblings = node.children;
     }
     return { id: node!.ids[0]! };

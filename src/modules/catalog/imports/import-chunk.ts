@@ -12,6 +12,7 @@
 // builds the chunk's documents and facet arrays from them in the same statement, which the items'
 // trigger keeps (migration 0160).
 import type { RawSql } from '../../../db/database.ts';
+import { deferConstraints } from '../../../db/deferred-constraints.ts';
 import {
   addRelations,
   type AssetRelation,
@@ -29,6 +30,8 @@ export interface ChunkRow {
   /** Set when the record passed the checks that need no database. */
   record?: AnyRecord;
   problems: ImportProblem[];
+  /** How many problems the record had beyond those `problems` lists (bounded-validation.ts). */
+  problemsOmitted?: number;
   /** The written item. */
   itemId?: number;
   /** A record of another type: the resource it named (found or created). */
@@ -112,7 +115,11 @@ function resolveItems(ctx: ChunkContext, refs: ChunkReferences, rows: ChunkRow[]
       const typeId = one(refs.priceTypes, field, p.PriceTypeId, p.PriceTypeSymbol);
       if (typeId === null) return;
       if (typeId !== 0 && prices.some((q) => q.typeId === typeId))
-        fail(row, field, `price type ${typeId} is given twice; one price per type`);
+        fail(
+          row,
+          field,
+          `This item has two prices of one price type (${p.PriceTypeSymbol ?? p.PriceTypeId}). Give one price per price type.`,
+        );
       prices.push({ typeId, normal: p.NormalPrice, discount: p.DiscountPrice ?? null });
     });
     const attributes: Resolved['attributes'] = [];
@@ -121,7 +128,11 @@ function resolveItems(ctx: ChunkContext, refs: ChunkReferences, rows: ChunkRow[]
       const typeId = one(refs.types, field, a.TypeId, a.TypeName);
       if (typeId === null) return;
       if (typeId !== 0 && attributes.some((b) => b.typeId === typeId))
-        fail(row, field, `type ${typeId} is given twice; an item has one value per type`);
+        fail(
+          row,
+          field,
+          `This item has two values of one attribute type (${a.TypeName ?? a.TypeId}). Give one value per attribute type.`,
+        );
       attributes.push({ typeId, value: a.Value });
     });
     const tagIds = new Set<number>();
@@ -144,13 +155,17 @@ function resolveItems(ctx: ChunkContext, refs: ChunkReferences, rows: ChunkRow[]
   return resolved;
 }
 
+const skuTaken = (sku: string) => `The SKU "${sku}" is also the SKU of`;
+const OWN_SKU = 'Give each item a SKU of its own, or leave SKU empty.';
+
 /** A SKU is unique in the tenant: not on an item already there, nor twice in the file. */
 async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): Promise<void> {
   const firstLine = new Map<string, number>();
   for (const { row, record } of resolved) {
     if (record.SKU == null) continue;
     const seen = firstLine.get(record.SKU);
-    if (seen !== undefined) fail(row, 'SKU', `is also the SKU of line ${seen}`);
+    if (seen !== undefined)
+      fail(row, 'SKU', `${skuTaken(record.SKU)} line ${seen} of the file. ${OWN_SKU}`);
     else firstLine.set(record.SKU, row.source.line);
   }
   const skus = [...firstLine.keys()];
@@ -177,11 +192,11 @@ async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): 
     for (const sku of skus) if (!fresh.has(sku)) taken.add(`\0file:${sku}`);
     for (const { row, record } of resolved)
       if (record.SKU != null && taken.has(`\0file:${record.SKU}`))
-        fail(row, 'SKU', 'is also the SKU of an earlier record of the file');
+        fail(row, 'SKU', `${skuTaken(record.SKU)} an earlier line of the file. ${OWN_SKU}`);
   }
   for (const { row, record } of resolved)
     if (record.SKU != null && taken.has(record.SKU))
-      fail(row, 'SKU', 'another item of this tenant has the same SKU');
+      fail(row, 'SKU', `${skuTaken(record.SKU)} an item already in the catalog. ${OWN_SKU}`);
 }
 
 async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Promise<void> {
@@ -193,7 +208,7 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
   good.forEach((g, i) => (g.row.itemId = ids[i]!.id));
   const defaults = await assignGroups(sql, ctx, good);
 
-  await sql.query('set constraints all deferred');
+  await deferConstraints(sql, tenantId, 'items');
   const prices = good.flatMap((g) => g.prices.map((p) => ({ item: g.row.itemId!, ...p })));
   if (prices.length > 0)
     await sql.query(
@@ -257,7 +272,6 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
                         item_status_id, category_id, brand_id, default_item_id, in_stock, public_web_link, rating,
                         date_added, date_modified, document,
                         facet_tag_ids, facet_value_ids, facet_price_type_ids, facet_prices)
-     overriding system value
      select $1, n.id, n.sku, n.rfid, n.uuid, n.name, n.title, n.model, n.short_description, n.long_description,
             n.item_status_id, n.category_id, n.brand_id, n.default_item_id, n.in_stock, n.public_web_link, n.rating,
             now(), now(),

@@ -88,8 +88,8 @@ export class ImportJobs {
   async insert(sql: RawSql, tenantId: number, job: NewImport): Promise<ImportRow> {
     const policy = job.query.errorPolicy ?? 'RejectAll';
     const [row] = await sql.query<ImportRow>(
-      `insert into catalog_imports (tenant_id, format, error_policy, create_missing, source_asset_id, source_bytes, phase)
-       values ($1, $2, $3, $4, $5, $6, $7) returning *, now() as now`,
+      `with changed as (insert into catalog_imports (tenant_id, format, error_policy, create_missing, source_asset_id, source_bytes, phase)
+       values ($1, $2, $3, $4, $5, $6, $7) returning *) select *, now() as now from changed`,
       [
         tenantId,
         job.format,
@@ -131,8 +131,8 @@ export class ImportJobs {
   /** Cancels a Queued or Running import: no chunk commits after this one does. */
   async cancel(tenantId: number, id: number): Promise<ImportJob> {
     const [row] = await this.db.query<ImportRow>(
-      `update catalog_imports set state = 'Cancelled', finished_at = now(), lease_token = null, lease_until = null
-        where tenant_id = $1 and id = $2 and state in ('Queued', 'Running') returning *, now() as now`,
+      `with changed as (update catalog_imports set state = 'Cancelled', finished_at = now(), lease_token = null, lease_until = null
+        where tenant_id = $1 and id = $2 and state in ('Queued', 'Running') returning *) select *, now() as now from changed`,
       [tenantId, id],
     );
     if (row) return toJob(row);

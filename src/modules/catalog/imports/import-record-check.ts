@@ -1,33 +1,46 @@
 // The checks of one import record that need no database: its shape (the schema of its record
-// type, with the same limits as the routes) and the rules between its fields.
+// type, with the same limits as the routes) and the rules between its fields. Record types and
+// field names are looked up in Maps and Sets of our own, never as properties of a plain object:
+// "constructor", "toString" or "__proto__" are names a file may hold, not lookups into
+// Object.prototype (issue 46).
 import { Ajv } from 'ajv';
-import { validationErrors } from '../../../domain/validation-issues.ts';
+import { recordIssues } from './import-problem-words.ts';
+import {
+  BOUNDED_ERROR_OPTIONS,
+  boundAjv,
+  MAX_LISTED_ERRORS,
+  validateBounded,
+} from '../../../domain/bounded-validation.ts';
 import type { FieldError } from '../../../domain/domain-error.ts';
 import { REFERENCE_RECORDS, type ReferenceRecord } from './import-reference-schemas.ts';
 import { ImportRecord, type ImportAsset } from './import-schemas.ts';
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false });
-const validators = {
-  Item: ajv.compile(ImportRecord),
-  ...Object.fromEntries(
-    Object.entries(REFERENCE_RECORDS).map(([type, schema]) => [type, ajv.compile(schema)]),
+// Errors listed per record are bounded as an answer's are (bounded-validation.ts).
+const ajv = boundAjv(new Ajv({ ...BOUNDED_ERROR_OPTIONS, strict: false, coerceTypes: false }));
+const validators = new Map<string, ReturnType<typeof ajv.compile>>([
+  ['Item', ajv.compile(ImportRecord)],
+  ...Object.entries(REFERENCE_RECORDS).map(
+    ([type, schema]) => [type, ajv.compile(schema)] as [string, ReturnType<typeof ajv.compile>],
   ),
-} as Record<string, ReturnType<typeof ajv.compile>>;
-export const RECORD_TYPES = Object.keys(validators);
+]);
+export const RECORD_TYPES = [...validators.keys()];
 
-const FIELDS: Record<string, Set<string>> = {
-  Item: new Set(Object.keys(ImportRecord.properties)),
-  ...Object.fromEntries(
-    Object.entries(REFERENCE_RECORDS).map(([type, schema]) => [
-      type,
-      new Set(Object.keys(schema.properties)),
-    ]),
+const FIELDS = new Map<string, Set<string>>([
+  ['Item', new Set(Object.keys(ImportRecord.properties))],
+  ...Object.entries(REFERENCE_RECORDS).map(
+    ([type, schema]) => [type, new Set(Object.keys(schema.properties))] as [string, Set<string>],
   ),
-};
+]);
 
 /** Whether records of `type` (absent: Item) have the field; false for an unknown type. */
 export const hasField = (type: unknown, field: string): boolean =>
-  FIELDS[typeof type === 'string' ? type : 'Item']?.has(field) ?? false;
+  FIELDS.get(typeof type === 'string' ? type : 'Item')?.has(field) ?? false;
+
+/** A record's problems: at most MAX_LISTED_ERRORS listed, `omitted` counting the rest. */
+export interface RecordProblems {
+  problems: FieldError[];
+  omitted: number;
+}
 
 /** An item record, or one of the catalog's other resources. */
 export type AnyRecord = ImportRecord | ReferenceRecord;
@@ -47,10 +60,13 @@ function oneOf(
   if (given.length > 1)
     problems.push({
       Field: `${field}${given[1]}`,
-      Message: `give ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, ${names.length > 2 ? 'only one' : 'not both'}`,
+      Message: `${given.join(' and ')} name the same thing. Give only one of ${names.join(', ')}.`,
     });
   else if (required && given.length === 0)
-    problems.push({ Field: `${field}${names[0]}`, Message: `give ${names.join(' or ')}` });
+    problems.push({
+      Field: `${field}${names[0]}`,
+      Message: `${field.replace(/\.$/, '') || 'This row'} needs ${names.join(' or ')}.`,
+    });
 }
 
 function checkAssets(problems: FieldError[], assets: ImportAsset[] | undefined) {
@@ -60,19 +76,38 @@ function checkAssets(problems: FieldError[], assets: ImportAsset[] | undefined) 
 }
 
 /** The record's problems; none means it is a record of its type that may be written. */
-export function checkRecord(value: Record<string, unknown>): FieldError[] {
-  const type = value.RecordType ?? 'Item';
-  const validate = typeof type === 'string' ? validators[type] : undefined;
+export function checkRecord(value: Record<string, unknown>): RecordProblems {
+  const given = Object.hasOwn(value, 'RecordType') ? value.RecordType : undefined;
+  const type = given ?? 'Item';
+  const validate = typeof type === 'string' ? validators.get(type) : undefined;
   if (!validate)
-    return [{ Field: 'RecordType', Message: `must be one of ${RECORD_TYPES.join(', ')}` }];
-  if (!validate(value)) return validationErrors(validate.errors ?? [], '(record)');
+    return {
+      problems: [{ Field: 'RecordType', Message: `must be one of ${RECORD_TYPES.join(', ')}` }],
+      omitted: 0,
+    };
+  const issues = validateBounded(validate, value);
+  if (issues) return { problems: recordIssues(issues.listed), omitted: issues.unlisted };
+  const problems = ruleProblems(value);
+  return problems.length > MAX_LISTED_ERRORS
+    ? {
+        problems: problems.slice(0, MAX_LISTED_ERRORS),
+        omitted: problems.length - MAX_LISTED_ERRORS,
+      }
+    : { problems, omitted: 0 };
+}
+
+/** The rules between the fields of a record of a valid shape. */
+function ruleProblems(value: Record<string, unknown>): FieldError[] {
   const problems: FieldError[] = [];
   const record = value as AnyRecord;
   if (record.RecordType === 'Category') {
     const keys = new Set<string>();
     record.CategoryMetadata?.forEach((pair, i) => {
       if (keys.has(pair.Key))
-        problems.push({ Field: `CategoryMetadata.${i}.Key`, Message: 'is given twice' });
+        problems.push({
+          Field: `CategoryMetadata.${i}.Key`,
+          Message: `The key "${pair.Key}" is given twice in CategoryMetadata. Give each key once.`,
+        });
       keys.add(pair.Key);
     });
   }
@@ -85,7 +120,7 @@ export function checkRecord(value: Record<string, unknown>): FieldError[] {
     if (price.DiscountPrice != null && price.DiscountPrice > price.NormalPrice)
       problems.push({
         Field: `Prices.${i}.DiscountPrice`,
-        Message: 'must not be above NormalPrice',
+        Message: `The discount price ${price.DiscountPrice} is above the normal price ${price.NormalPrice}. A discount price cannot be more than the price.`,
       });
   });
   record.DynamicAttributes?.forEach((attribute, i) =>

@@ -45,7 +45,7 @@ export function readRecords(
 const overLong = (bytes: number, limit: number): FieldError[] => [
   {
     Field: '(line)',
-    Message: `is ${bytes} bytes long, over the ${limit} bytes a record may have (IMPORT_MAX_RECORD_BYTES); it was not read`,
+    Message: `This line is ${bytes} bytes long, over the ${limit} bytes a record may have (IMPORT_MAX_RECORD_BYTES); it was not read. Shorten it, or split the item's long texts.`,
   },
 ];
 
@@ -85,10 +85,25 @@ function parseJsonLine(text: string): Pick<SourceRecord, 'value' | 'problems'> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { problems: [{ Field: '(line)', Message: `is not JSON: ${(error as Error).message}` }] };
+    return {
+      problems: [
+        {
+          Field: '(line)',
+          Message: `This line is not JSON (${(error as Error).message}). Each line of a JSONL file is one item, a JSON object.`,
+        },
+      ],
+    };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { problems: [{ Field: '(line)', Message: 'is not a JSON object' }] };
+    return {
+      problems: [
+        {
+          Field: '(line)',
+          Message:
+            'This line is not a JSON object. Each line of a JSONL file is one item, like {"Title": "Trail jacket"}.',
+        },
+      ],
+    };
   return { value: value as Record<string, unknown> };
 }
 
@@ -97,7 +112,8 @@ function parseJsonLine(text: string): Pick<SourceRecord, 'value' | 'problems'> {
  * empty, so that a quoted empty cell is an empty text there (elsewhere it is absent, as an
  * unquoted one: a file that quotes every cell still imports as before).
  */
-const CSV_COLUMNS: Record<string, 'text' | 'text?' | 'number' | 'boolean' | 'json'> = {
+type CsvKind = 'text' | 'text?' | 'number' | 'boolean' | 'json';
+const CSV_COLUMN_KINDS: Record<string, CsvKind> = {
   RecordType: 'text',
   SKU: 'text',
   RFID: 'text',
@@ -127,7 +143,9 @@ const CSV_COLUMNS: Record<string, 'text' | 'text?' | 'number' | 'boolean' | 'jso
   PriceTypeSymbol: 'text',
   TypeName: 'text',
 };
-export const CSV_COLUMN_NAMES = Object.keys(CSV_COLUMNS);
+/** Looked up as a Map: a column named "constructor" or "__proto__" is unknown, not inherited. */
+const CSV_COLUMNS = new Map(Object.entries(CSV_COLUMN_KINDS));
+export const CSV_COLUMN_NAMES = [...CSV_COLUMNS.keys()];
 
 /**
  * The file's records again as CSV for csv-parse, an over-long one replaced by a row whose one
@@ -196,7 +214,7 @@ async function* csvRecords(
             `line ${info.lines}: the header row is ${tooLong} bytes long, over the ${maxRecordBytes} bytes a record may have (IMPORT_MAX_RECORD_BYTES)`,
           );
         header = record.map((name) => (name ?? '').trim());
-        const unknown = header.filter((name) => !(name in CSV_COLUMNS));
+        const unknown = header.filter((name) => !CSV_COLUMNS.has(name));
         if (unknown.length > 0)
           throw new ImportFileError(
             `line ${info.lines}: unknown column ${unknown.map((n) => `"${n}"`).join(', ')} (columns: ${CSV_COLUMN_NAMES.join(', ')})`,
@@ -231,7 +249,7 @@ function csvRecord(
       problems: [
         {
           Field: '(line)',
-          Message: `has ${cells.length} cells; the header has ${header.length} columns`,
+          Message: `This row has ${cells.length} cells; the header has ${header.length} columns. Check for a missing or extra comma (a value with a comma needs quotes).`,
         },
       ],
     };
@@ -239,7 +257,7 @@ function csvRecord(
   const problems: FieldError[] = [];
   header.forEach((column, i) => {
     const cell = cells[i] ?? null;
-    const kind = CSV_COLUMNS[column]!;
+    const kind = CSV_COLUMNS.get(column)!;
     if (cell === null || (cell === '' && kind !== 'text?')) return;
     if (kind === 'text' || kind === 'text?') value[column] = restoreFormula(cell);
     else if (kind === 'number')
@@ -251,7 +269,10 @@ function csvRecord(
       try {
         value[column] = JSON.parse(cell);
       } catch {
-        problems.push({ Field: column, Message: 'is not JSON' });
+        problems.push({
+          Field: column,
+          Message: `${column} is not JSON. This column holds a JSON value, like [{"Name": "Sale"}].`,
+        });
       }
     }
   });

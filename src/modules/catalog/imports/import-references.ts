@@ -6,6 +6,7 @@
 // when the import asks for it (only when writing: a validation pass only tells whether they would
 // be), under the lock of their kind where no unique index guards them.
 import type { RawSql } from '../../../db/database.ts';
+import { CREATE_MISSING_ADVICE } from './import-problem-words.ts';
 import { CATEGORY_LOCK, PRICE_TYPE_LOCK } from '../catalog-name-rules.ts';
 import { AssetSet, type FindAssets } from './import-assets.ts';
 import { CategoryTree } from './import-categories.ts';
@@ -74,15 +75,18 @@ export type Resolution = { id: number } | { problem: string };
 export class ReferenceSet {
   private readonly kind: ReferenceKind;
   private readonly label: string;
+  /** How a name of this kind is spoken of: "named" ("a brand named …"), "with the symbol". */
+  private readonly naming: string;
   private readonly ids = new Set<number>();
   /** Name key → the name as first written, and its description (tags). */
   private readonly names = new Map<string, { name: string; description: string | null }>();
   private knownIds = new Set<number>();
   private byName = new Map<string, number[]>();
 
-  constructor(kindName: ReferenceKindName, label: string) {
+  constructor(kindName: ReferenceKindName, label: string, naming = 'named') {
     this.kind = REFERENCE_KINDS[kindName];
     this.label = label;
+    this.naming = naming;
   }
 
   private key(name: string): string {
@@ -144,19 +148,28 @@ export class ReferenceSet {
 
   /**
    * What an id or a name stands for. `wouldCreate`: a missing name is fine (a validation pass
-   * of an import that creates missing names); it resolves to id 0.
+   * of an import that creates missing names); it resolves to id 0. A problem is a sentence that
+   * names the value and says what to do (the per-row results carry it as is).
    */
   resolve(ref: { id?: number | null; name?: string | null }, wouldCreate: boolean): Resolution {
     if (ref.id != null)
       return this.knownIds.has(ref.id)
         ? { id: ref.id }
-        : { problem: `${this.label} ${ref.id} does not exist` };
+        : {
+            problem: `The catalog has no ${this.label} with the id ${ref.id}. Give the id of an existing ${this.label}, or its name.`,
+          };
     const name = ref.name!;
     const ids = this.byName.get(this.key(name));
     if (!ids)
-      return wouldCreate ? { id: 0 } : { problem: `${this.label} "${name}" does not exist` };
+      return wouldCreate
+        ? { id: 0 }
+        : {
+            problem: `The catalog has no ${this.label} ${this.naming} "${name}". ${CREATE_MISSING_ADVICE}`,
+          };
     if (ids.length > 1)
-      return { problem: `${ids.length} ${this.label}s are named "${name}"; give the id` };
+      return {
+        problem: `The catalog has ${ids.length} ${this.label}s ${this.naming} "${name}". Give the id of the one you mean instead.`,
+      };
     return { id: ids[0]! };
   }
 }
@@ -171,8 +184,8 @@ export class ChunkReferences {
   readonly categoryPaths = new CategoryTree();
   readonly brands = new ReferenceSet('brand', 'brand');
   readonly tags = new ReferenceSet('tag', 'tag');
-  readonly types = new ReferenceSet('attributeType', 'dynamic attribute type');
-  readonly priceTypes = new ReferenceSet('priceType', 'price type');
+  readonly types = new ReferenceSet('attributeType', 'attribute type');
+  readonly priceTypes = new ReferenceSet('priceType', 'price type', 'with the symbol');
   readonly assets = new AssetSet();
 
   add(record: AnyRecord): void {

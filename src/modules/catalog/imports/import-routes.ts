@@ -132,8 +132,9 @@ export const importRoutes: FastifyPluginAsync<ImportRoutesOptions> = async (
         operationId: 'getImportResults',
         summary: "An import's per-row results (JSONL)",
         description:
-          'One line per record settled so far, in file order: {"Line","Status":"Written","ItemId"} or ' +
-          '{"Line","Status":"Failed","Errors":[{"Field","Message"}]}. While a RejectAll import validates, and ' +
+          'One line per record settled so far, in file order: {"Line","SKU","Title","Status":"Written","ItemId"} or ' +
+          '{"Line","SKU","Title","Status":"Failed","Errors":[{"Field","Message"}]}: SKU and Title as the record gives them ' +
+          '(absent when it gives none), each Message a sentence naming the value at fault and what to do. While a RejectAll import validates, and ' +
           'when it failed validation, only the failed records.',
         params: IdParams,
         response: { 200: ImportResults },

@@ -3,13 +3,14 @@
 // together under the job's lease. RejectAll validates the whole file first, then writes it.
 import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
+import { MAX_LISTED_ERRORS } from '../../../domain/bounded-validation.ts';
 import { DomainError, type FieldError } from '../../../domain/domain-error.ts';
 import type { BulkAssets } from '../catalog-assets.ts';
 import { JobLease } from '../job-lease.ts';
 import { settleChunk, type ChunkRow } from './import-chunk.ts';
 import { refreshImportStatistics, statisticsDue } from './import-statistics.ts';
 import { toJob, type ImportJobs, type ImportRow } from './import-jobs.ts';
-import { checkRecord, type AnyRecord } from './import-record-check.ts';
+import { checkRecord, type AnyRecord, type RecordProblems } from './import-record-check.ts';
 import { ImportFileError, readRecords, type SourceRecord } from './import-records.ts';
 import type { ImportJob } from './import-schemas.ts';
 
@@ -118,8 +119,8 @@ export class ImportRunner {
         row.id,
       ]);
       const [next] = await sql.query<ImportRow>(
-        `update catalog_imports set phase = 'Writing', records_done = 0, lines_done = 0, bytes_done = 0, rows_failed = 0
-          where tenant_id = $1 and id = $2 and lease_token = $3 and state = 'Running' returning *, now() as now`,
+        `with changed as (update catalog_imports set phase = 'Writing', records_done = 0, lines_done = 0, bytes_done = 0, rows_failed = 0
+          where tenant_id = $1 and id = $2 and lease_token = $3 and state = 'Running' returning *) select *, now() as now from changed`,
         [row.tenant_id, row.id, lease.token],
       );
       if (!next) throw new StopRun('lost');
@@ -200,11 +201,10 @@ export class ImportRunner {
       const reported = mode === 'validate' ? failed : chunk;
       if (reported.length > 0) await saveResults(sql, row, chunk[0]!.source.index, reported);
       const [next] = await sql.query<ImportRow>(
-        `update catalog_imports
+        `with changed as (update catalog_imports
             set records_done = $4, lines_done = $5, bytes_done = $6, rows_written = rows_written + $7,
                 rows_failed = rows_failed + $8, lease_until = now() + make_interval(secs => $9)
-          where tenant_id = $1 and id = $2 and lease_token = $3 and state = 'Running'
-          returning *, now() as now`,
+          where tenant_id = $1 and id = $2 and lease_token = $3 and state = 'Running' returning *) select *, now() as now from changed`,
         [
           row.tenant_id,
           row.id,
@@ -226,17 +226,40 @@ export class ImportRunner {
 
 function chunkRow(source: SourceRecord): ChunkRow {
   if (source.problems) return { source, problems: source.problems };
-  let problems: FieldError[];
+  let checked: RecordProblems;
   try {
-    problems = checkRecord(source.value!);
+    checked = checkRecord(source.value!);
   } catch (error) {
     // Whatever a record holds (a value nested past the stack, say) fails that record alone.
-    problems = [{ Field: '(line)', Message: `could not be checked: ${(error as Error).message}` }];
+    checked = {
+      problems: [{ Field: '(line)', Message: `could not be checked: ${(error as Error).message}` }],
+      omitted: 0,
+    };
   }
+  const { problems, omitted } = checked;
   return problems.length > 0
-    ? { source, problems }
+    ? { source, problems, ...(omitted > 0 ? { problemsOmitted: omitted } : {}) }
     : { source, record: source.value as AnyRecord, problems };
 }
+
+/** The item's SKU and Title as the record gives them (text only), so that a row can be named. */
+function namesOf(source: SourceRecord): { SKU?: string; Title?: string } {
+  const names: { SKU?: string; Title?: string } = {};
+  const { SKU, Title } = source.value ?? {};
+  if (typeof SKU === 'string' && SKU !== '') names.SKU = SKU.slice(0, RESULT_NAME_LENGTH);
+  if (typeof Title === 'string' && Title !== '') names.Title = Title.slice(0, RESULT_NAME_LENGTH);
+  return names;
+}
+
+/** A failed row's errors, at most MAX_LISTED_ERRORS of them, and how many more it had. */
+function resultErrors(r: ChunkRow): { Errors: FieldError[]; ErrorsOmitted?: number } {
+  const listed = r.problems.slice(0, MAX_LISTED_ERRORS);
+  const omitted = (r.problemsOmitted ?? 0) + r.problems.length - listed.length;
+  return omitted > 0 ? { Errors: listed, ErrorsOmitted: omitted } : { Errors: listed };
+}
+
+/** A result names its row by at most this many characters of its SKU and Title. */
+const RESULT_NAME_LENGTH = 256;
 
 async function saveResults(
   sql: RawSql,
@@ -244,15 +267,16 @@ async function saveResults(
   firstRecord: number,
   rows: ChunkRow[],
 ): Promise<void> {
-  const lines = rows.map((r) =>
-    JSON.stringify(
+  const lines = rows.map((r) => {
+    const row = { Line: r.source.line, ...namesOf(r.source) };
+    return JSON.stringify(
       r.problems.length > 0
-        ? { Line: r.source.line, Status: 'Failed', Errors: r.problems }
+        ? { ...row, Status: 'Failed', ...resultErrors(r) }
         : r.settled
-          ? { Line: r.source.line, Status: 'Written', [r.settled.field]: r.settled.id }
-          : { Line: r.source.line, Status: 'Written', ItemId: r.itemId },
-    ),
-  );
+          ? { ...row, Status: 'Written', [r.settled.field]: r.settled.id }
+          : { ...row, Status: 'Written', ItemId: r.itemId },
+    );
+  });
   await sql.query(
     'insert into catalog_import_results (tenant_id, import_id, first_record, body) values ($1, $2, $3, $4)',
     [row.tenant_id, row.id, firstRecord, lines.join('\n') + '\n'],

@@ -8,6 +8,7 @@ import { Type, type Static } from 'typebox';
 import { PagedResult } from '../../../http/paging.ts';
 import { Id, Nullable, ShortText } from '../common-schemas.ts';
 import { ItemBody, PriceInput } from '../items/item-schemas.ts';
+import { MAX_CATEGORY_DEPTH } from '../categories/category-depth.ts';
 
 const item = ItemBody.properties;
 const price = PriceInput.properties;
@@ -49,7 +50,8 @@ const ByName = () => Type.Optional(Nullable(ShortText()));
 /** A category by the names on its way from the root (siblings told apart by name). */
 export const CategoryPath = Type.Array(ShortText(), {
   minItems: 1,
-  maxItems: 100,
+  // A path is as long as its category is deep (category-depth.ts).
+  maxItems: MAX_CATEGORY_DEPTH,
   description: 'The names from the root category down to this one.',
 });
 
@@ -192,8 +194,9 @@ export const ImportResults = {
       schema: Type.Unsafe<Readable>({
         type: 'string',
         description:
-          'Each line {"Line","Status":"Written","ItemId"} or {"Line","Status":"Failed",' +
-          '"Errors":[{"Field","Message"}]}.',
+          'Each line {"Line","SKU","Title","Status":"Written","ItemId"} or {"Line","SKU","Title","Status":"Failed",' +
+          '"Errors":[{"Field","Message"}] (at most 100; ErrorsOmitted counts the rest)}; SKU and Title as the record gives them (absent when it gives none), ' +
+          'each Message a sentence naming the value at fault and what to do.',
       }),
     },
   },

@@ -29,7 +29,7 @@ async function memberships(
   );
   const rows = await sql.query<Membership>(
     `select i.id, i.default_item_id,
-            (select count(*)::int from items v where v.tenant_id = i.tenant_id and v.default_item_id = i.id and v.id <> i.id) as variants
+            (select count(*)::int from items v where v.tenant_id = $1 and v.default_item_id = i.id and v.id <> i.id) as variants
        from items i where i.tenant_id = $1 and i.id = any($2::int[])`,
     [tenantId, ids],
   );
@@ -62,7 +62,7 @@ export async function dissolveEmptyGroups(
   await sql.query(
     `update items d set default_item_id = null, version = version + 1, date_modified = now()
       where d.tenant_id = $1 and d.id = any($2::int[]) and d.default_item_id = d.id
-        and not exists (select 1 from items v where v.tenant_id = d.tenant_id and v.default_item_id = d.id and v.id <> d.id)`,
+        and not exists (select 1 from items v where v.tenant_id = $1 and v.default_item_id = d.id and v.id <> d.id)`,
     [tenantId, defaultIds],
   );
 }

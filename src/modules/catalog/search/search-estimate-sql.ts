@@ -63,7 +63,7 @@ export function buildEstimate(
   const q = `${bind(query)}::tsquery`;
   const filters = searchFilters(c, bind);
   const base = filters.conditions.join(' and ');
-  const textBase = filters.textScanConditions.join(' and ');
+  const textBase = filters.conditions.join(' and ');
   const ctes: string[] = [];
   const sampled = level === 0 ? q : `(${q} && item_search_mark($1, ${level}))`;
   ctes.push(

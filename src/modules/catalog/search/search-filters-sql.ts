@@ -1,6 +1,7 @@
 // The parts of a search statement that every form of it shares: the bound parameters, the
 // text query, and the criteria other than text as conditions on the narrow search row `s`.
 import type { SearchCriteria } from './search-sql.ts';
+import { subtreeSql } from '../categories/category-depth.ts';
 
 export interface StatementParams {
   /** $1 is always the tenant. */
@@ -20,23 +21,20 @@ export function statementParams(tenantId: number): StatementParams {
   };
 }
 
-/** The CTE `q`: the query's tsquery, built once (folded words, prefix, typo alternatives). */
+/** The CTE `q`: the query's tsquery (folded words, prefix, typo alternatives: textQueryOf). */
 export function textQuery(c: SearchCriteria, bind: StatementParams['bind']): string {
-  const args = `$1, ${bind(c.words)}::text[], true, ${bind(c.prefixAll)}, ${bind(c.typos)}`;
-  return `q as materialized (select item_search_query(${args}, '') as q)`;
+  return `q as materialized (select ${bind(c.query ?? null)}::tsquery as q)`;
 }
+
+/**
+ * The statement that builds the text query of a search's words, sent before the search: its
+ * parameters are the tenant, the words, whether every word is a prefix and whether typos count.
+ */
+export const TEXT_QUERY = "select item_search_query($1, $2::text[], true, $3, $4, '')::text as q";
 
 export interface SearchFilters {
   /** Conditions on `s`, tenant first, without the text criterion. */
   conditions: string[];
-  /**
-   * The same conditions for a scan that finds its rows by the text index. Its query names the
-   * tenant in every word (migration 0262), so the tenant condition there is a check only, written
-   * so that the planner cannot AND a B-tree on tenant_id to the GIN scan: with a query it does
-   * not know when it plans (built in the statement), it would read all the tenant's entries
-   * (100k for a 100k-item catalog, 2.5 ms) to cut a few hundred matches.
-   */
-  textScanConditions: string[];
   /** Nothing beyond status and variant: the total can be read from item_search_counts. */
   onlyStatusAndVariant: boolean;
   /** The CategoryId filter's parameter: the category navigation stops there. */
@@ -53,12 +51,7 @@ export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']):
     const id = bind(c.categoryId);
     categoryParam = id;
     where.push(
-      c.includeSubcategories
-        ? `s.category_id in (with recursive tree as (
-             select id from categories where tenant_id = $1 and id = ${id}
-             union all select k.id from categories k join tree on k.tenant_id = $1 and k.parent_id = tree.id)
-           select id from tree)`
-        : `s.category_id = ${id}`,
+      c.includeSubcategories ? `s.category_id in (${subtreeSql(id)})` : `s.category_id = ${id}`,
     );
   }
   if (c.brandId !== undefined) where.push(`s.brand_id = ${bind(c.brandId)}`);
@@ -90,7 +83,6 @@ export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']):
     );
   return {
     conditions: where,
-    textScanConditions: ['s.tenant_id + 0 = $1', ...where.slice(1)],
     onlyStatusAndVariant: where.length === statusAndVariant,
     ...(categoryParam ? { categoryParam } : {}),
   };

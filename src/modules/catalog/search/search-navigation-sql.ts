@@ -1,6 +1,7 @@
 // The navigation lists of a search statement, from its CTE `facets`: one grouping-sets pass
 // over a set of matches (all of them, or a sample whose counts are scaled up).
 import type { SearchCriteria } from './search-sql.ts';
+import { MAX_CATEGORY_DEPTH } from '../categories/category-depth.ts';
 
 /**
  * The CTE `facets` over `source` (rows with category_id, brand_id and the facet arrays), one
@@ -99,7 +100,6 @@ const categoryFacets = (categoryParam: string | undefined) =>
      where x.by_category)`;
 
 /** Deeper than any real tree; only guards the climb against a cycle that should not exist. */
-const MAX_CATEGORY_DEPTH = 100;
 
 const DYNAMIC_NAVIGATION = `(select coalesce(json_agg(json_build_object('TypeId', d.id, 'TypeName', d.description, 'Values', v.vals) order by d.id), '[]')::text
    from (select dv.type_id, json_agg(json_build_object('TypeValueId', x.value_id, 'Value', dv.value, 'Count', x.n)

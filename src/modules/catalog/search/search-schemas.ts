@@ -1,5 +1,6 @@
 // POST /private/catalog/items: the full item search (contract §5.3), its body and its answer.
 import { Type, type Static } from 'typebox';
+import { documentedEnum } from '../../../http/documented-only.ts';
 import { Id, Nullable } from '../common-schemas.ts';
 import { Item } from '../items/item-schemas.ts';
 
@@ -52,12 +53,14 @@ export const ItemSearchBody = Type.Object(
       Type.String({
         maxLength: 32,
         description: `${ORDERED_PROPERTIES.join(', ')} (any case). Default: Relevance with a Query, else the item Id.`,
+        ...documentedEnum(ORDERED_PROPERTIES),
       }),
     ),
     OrderBy: optional(
       Type.String({
         maxLength: 8,
         description: 'Asc or Desc (any case); default Asc, and Desc (best first) for Relevance.',
+        ...documentedEnum(['Asc', 'Desc']),
       }),
     ),
     Skip: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),

@@ -13,6 +13,7 @@ import {
   type ItemSearchBody,
 } from './search-schemas.ts';
 import { buildEstimate, sampleLevel } from './search-estimate-sql.ts';
+import { TEXT_QUERY } from './search-filters-sql.ts';
 import {
   buildSearch,
   type SearchCriteria,
@@ -26,8 +27,6 @@ interface SearchRow {
   over?: boolean;
   /** Its matches carrying the sample mark '~s6' (search-estimate-sql.ts). */
   probe?: number;
-  /** Its text query (tsquery text). */
-  query?: string;
   items: string;
   static_navigation: string | null;
   dynamic_navigation: string | null;
@@ -75,14 +74,14 @@ export class SearchService {
    * default images' bytes are served.
    */
   async search(tenantId: number, body: ItemSearchBody, baseUrl: string): Promise<string> {
-    const criteria = criteriaOf(tenantId, body);
+    const criteria = await this.withTextQuery(criteriaOf(tenantId, body));
     let row = await this.run(buildSearch(criteria, this.exactLimit));
     let exact = true;
     if (row.over) {
       // More matches than the limit: a sample of them is counted instead (unprepared: its plan,
       // walking an index or sorting, depends on Skip + Take and on the query's words).
       const level = sampleLevel(this.exactLimit, row.probe ?? 0);
-      const statement = buildEstimate(criteria, this.exactLimit, row.query ?? '', level);
+      const statement = buildEstimate(criteria, this.exactLimit, criteria.query ?? '', level);
       [row] = (await this.db.query<SearchRow>(statement.sql, statement.params)) as [SearchRow];
       exact = level === 0;
     }
@@ -133,33 +132,44 @@ export class SearchService {
       if (itemIds.some((id) => id < 1 || id > MAX_ID))
         throw invalidField('itemIds', `each id must be 1..${MAX_ID}`);
     }
-    const row = await this.run(
-      buildSearch({
-        tenantId,
-        // Every word a prefix, no typo alternatives: "words that the fields start with".
-        words: query.q === undefined ? undefined : queryWords(query.q),
-        prefixAll: true,
-        typos: false,
-        categoryId: query.categoryId,
-        includeSubcategories: false,
-        brandId: query.brandId,
-        defaultItemId: query.defaultItemId,
-        sku: query.sku,
-        uuid: query.uuid,
-        itemIds,
-        attributes: [],
-        onlyMasterItems: query.includeOnlyMasterItems ?? false,
-        includePassiveItems: true,
-        order: 'id',
-        descending: false,
-        skip: query.skip,
-        take: query.take,
-        staticNavigation: false,
-        dynamicNavigation: false,
-        checkReferences: false,
-      }),
-    );
+    const criteria = await this.withTextQuery({
+      tenantId,
+      // Every word a prefix, no typo alternatives: "words that the fields start with".
+      words: query.q === undefined ? undefined : queryWords(query.q),
+      prefixAll: true,
+      typos: false,
+      categoryId: query.categoryId,
+      includeSubcategories: false,
+      brandId: query.brandId,
+      defaultItemId: query.defaultItemId,
+      sku: query.sku,
+      uuid: query.uuid,
+      itemIds,
+      attributes: [],
+      onlyMasterItems: query.includeOnlyMasterItems ?? false,
+      includePassiveItems: true,
+      order: 'id',
+      descending: false,
+      skip: query.skip,
+      take: query.take,
+      staticNavigation: false,
+      dynamicNavigation: false,
+      checkReferences: false,
+    });
+    const row = await this.run(buildSearch(criteria));
     return `{"Results":${row.items},"TotalCount":${row.total}}`;
+  }
+
+  /** The criteria with the text query of their words (search-sql.ts, SearchCriteria.query). */
+  private async withTextQuery(criteria: SearchCriteria): Promise<SearchCriteria> {
+    if (!criteria.words?.length) return criteria;
+    const [row] = await this.db.prepared<{ q: string | null }>('search-text-query', TEXT_QUERY, [
+      criteria.tenantId,
+      criteria.words,
+      criteria.prefixAll,
+      criteria.typos,
+    ]);
+    return { ...criteria, query: row!.q };
   }
 
   private async run(statement: SearchStatement): Promise<SearchRow> {

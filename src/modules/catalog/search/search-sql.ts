@@ -20,6 +20,12 @@ export interface SearchCriteria {
   tenantId: number;
   /** Query words (already split); undefined for no text criterion, [] to match nothing. */
   words?: string[];
+  /**
+   * The words' text query (tsquery text: TEXT_QUERY), built by a statement of its own before the
+   * search, or null when no word gives a term: on Citus a statement that runs on a shard cannot
+   * run the tenant's word lookups (queries of their own) inside it.
+   */
+  query?: string | null;
   /** Every word a prefix (the simple search) instead of only the last one. */
   prefixAll: boolean;
   /** A word of 5+ letters also matches the tenant's words one edit away. */
@@ -59,9 +65,9 @@ export interface SearchStatement {
 
 /**
  * @param exactLimit a text search counts every match up to this many. Above it, the statement
- *   answers `over` (and no page nor navigation), with the text query (`query`) and the count of
- *   its 1/64 sample (`probe`), from which the service chooses the estimating statement's sample
- *   level (search-estimate-sql.ts `sampleLevel`).
+ *   answers `over` (and no page nor navigation), with the count of its 1/64 sample (`probe`),
+ *   from which the service chooses the estimating statement's sample level
+ *   (search-estimate-sql.ts `sampleLevel`).
  */
 export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchStatement {
   const { params, bind } = statementParams(c.tenantId);
@@ -77,7 +83,7 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     textConditions.push('s.search_vector @@ q.q');
   }
   const filters = searchFilters(c, bind);
-  const where = [...(text ? filters.textScanConditions : filters.conditions), ...textConditions];
+  const where = [...filters.conditions, ...textConditions];
   // Without text or other filters the total is read from item_search_counts.
   const counter = c.words === undefined && filters.onlyStatusAndVariant;
   if (bounded) {
@@ -85,7 +91,7 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     // 0260) and their rows alone: broad enough, and the matches are not gathered at all.
     ctes.push(
       `probe as (select count(*)::int as n from item_search_rows s
-                  where ${filters.textScanConditions.join(' and ')} and s.search_vector @@ ((select q from q) && item_search_mark($1, ${PROBE_LEVEL})))`,
+                  where ${filters.conditions.join(' and ')} and s.search_vector @@ ((select q from q) && item_search_mark($1, ${PROBE_LEVEL})))`,
     );
     where.push(`(select n from probe) < ${directEstimate(exactLimit)}`);
   }
@@ -115,7 +121,7 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     // Few matches: ts_rank over them all. Many: by tier, without reading every vector again.
     // One branch runs, the other is cut off by its one-time filter.
     page = `(select m.id, ts_rank(s.search_vector, q.q) as r, m.in_title
-               from matches m join item_search_rows s on s.ctid = m.row_tid, q
+               from matches m join item_search_rows s on s.tenant_id = $1 and s.ctid = m.row_tid, q
               where (select n from counted) <= ${RANK_LIMIT}${andWithin}
               order by r desc, m.id offset ${skip} limit ${take})
             union all
@@ -140,7 +146,6 @@ export function buildSearch(c: SearchCriteria, exactLimit = Infinity): SearchSta
     selects.push(
       `(select n from probe) >= ${directEstimate(exactLimit)} or (select n from counted) > ${exactLimit} as over`,
       `(select n from probe) as probe`,
-      `(select q::text from q) as query`,
     );
   if (c.defaultImages) selects.push(DEFAULT_IMAGES);
   const references = c.checkReferences ? referenceChecks(c, bind, selects) : [];

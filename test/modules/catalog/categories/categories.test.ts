@@ -308,7 +308,11 @@ describe('DELETE /private/catalog/category/{id}', () => {
 
   it('answers 409 while it has subcategories', async () => {
     const [parent, child] = await chain(2);
-    expectError(await remove(parent!.Id), 409, 'CategoryHasChildren');
+    const refused = await remove(parent!.Id);
+    expectError(refused, 409, 'CategoryHasChildren');
+    expect(expectError(refused, 409).FriendlyDescription).toBe(
+      `The category “${parent!.Name}” has 1 subcategory; move or delete it first.`,
+    );
     expectStatus(await remove(child!.Id), 204);
     expectStatus(await remove(parent!.Id), 204);
   });
@@ -316,7 +320,12 @@ describe('DELETE /private/catalog/category/{id}', () => {
   it('answers 409 while it has items', async () => {
     const category = await createCategory(api, acme);
     const item = await createItem(api, acme, { CategoryId: category.Id });
-    expectError(await remove(category.Id), 409, 'CategoryHasItems');
+    const refused = await remove(category.Id);
+    expectError(refused, 409, 'CategoryHasItems');
+    // Named and counted, so that the person knows which items to move.
+    expect(expectError(refused, 409).FriendlyDescription).toBe(
+      `The category “${category.Name}” has 1 item; move it to another category first.`,
+    );
     expectStatus(await fetch(category.Id), 200);
     expectStatus(
       await api.call({

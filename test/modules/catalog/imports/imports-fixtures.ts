@@ -49,6 +49,8 @@ export interface RowResult {
   PriceTypeId?: number;
   TypeId?: number;
   Errors?: { Field: string; Message: string; Code?: string }[];
+  /** How many errors there were beyond the 100 Errors lists. */
+  ErrorsOmitted?: number;
 }
 
 export const IMPORTS = '/private/catalog/imports';

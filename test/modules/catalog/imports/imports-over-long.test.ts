@@ -42,7 +42,7 @@ const record = (sku: string, title = `Item ${sku}`) =>
   JSON.stringify({ SKU: sku, Title: title, Category: 'Shoes' });
 const longTitle = 'x'.repeat(MAX_RECORD_BYTES * 3);
 const OVER_LONG =
-  /^is \d+ bytes long, over the 4096 bytes a record may have \(IMPORT_MAX_RECORD_BYTES\); it was not read$/;
+  /^This line is \d+ bytes long, over the 4096 bytes a record may have \(IMPORT_MAX_RECORD_BYTES\); it was not read\. Shorten it, or split the item's long texts\.$/;
 
 describe('POST /private/catalog/imports (JSONL record over the limit)', () => {
   const body = [record('A'), record('B', longTitle), record('C'), ''].join('\n');

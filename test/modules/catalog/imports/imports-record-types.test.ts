@@ -25,6 +25,10 @@ import {
   waitForJob,
 } from './imports-fixtures.ts';
 
+/** What every row naming something the catalog lacks is told to do. */
+const ADVICE =
+  'Create it in the catalog first, or import again with the option to create what the catalog lacks (createMissing).';
+
 const api = useImportApi();
 let counter = 0;
 const newTenant = () => api.createTenant(`rec-${++counter}-${Date.now() % 100000}`);
@@ -74,7 +78,11 @@ describe('POST /private/catalog/imports (record types)', () => {
     expect(job).toMatchObject({ State: 'Succeeded', RowsWritten: 5, RowsFailed: 1 });
     const results = await importResults(api, tenant, job.Id);
     expect(results[5]!.Errors).toEqual([
-      { Field: 'CategoryPath', Message: 'give CategoryId, Category or CategoryPath, only one' },
+      {
+        Field: 'CategoryPath',
+        Message:
+          'Category and CategoryPath name the same thing. Give only one of CategoryId, Category, CategoryPath.',
+      },
     ]);
     const all = await categories(tenant);
     const byPath = new Map<string, CategoryJson>();
@@ -138,10 +146,11 @@ describe('POST /private/catalog/imports (record types)', () => {
       [
         {
           Field: 'CategoryPath',
-          Message: '2 categories are at "Root / Twin" (siblings of one name); give the CategoryId',
+          Message:
+            'The catalog has 2 categories at "Root / Twin" (one parent, one name). Give the CategoryId of the one you mean instead.',
         },
       ],
-      [{ Field: 'CategoryPath', Message: 'category "Root / Other" does not exist' }],
+      [{ Field: 'CategoryPath', Message: `The catalog has no category "Root / Other". ${ADVICE}` }],
       undefined,
     ]);
   });
@@ -169,16 +178,23 @@ describe('POST /private/catalog/imports (record types)', () => {
     const results = await importResults(api, tenant, job.Id);
     expect(results[0]).toEqual({ Line: 1, Status: 'Written', TagId: tag.Id });
     expect(results.slice(1).map((r) => r.Errors![0])).toEqual([
-      { Field: 'Tag', Message: 'tag "Unknown" does not exist' },
-      { Field: 'Brand', Message: 'brand "Nobody" does not exist' },
-      { Field: 'PriceTypeSymbol', Message: 'price type "EUR" does not exist' },
-      { Field: 'TypeName', Message: 'dynamic attribute type "Color" does not exist' },
-      { Field: 'CategoryPath', Message: 'category "Nowhere" does not exist' },
+      { Field: 'Tag', Message: `The catalog has no tag named "Unknown". ${ADVICE}` },
+      { Field: 'Brand', Message: `The catalog has no brand named "Nobody". ${ADVICE}` },
+      {
+        Field: 'PriceTypeSymbol',
+        Message: `The catalog has no price type with the symbol "EUR". ${ADVICE}`,
+      },
+      { Field: 'TypeName', Message: `The catalog has no attribute type named "Color". ${ADVICE}` },
+      { Field: 'CategoryPath', Message: `The catalog has no category "Nowhere". ${ADVICE}` },
       {
         Field: 'RecordType',
         Message: 'must be one of Item, Category, Brand, Tag, PriceType, AttributeType',
       },
-      { Field: 'Title', Message: 'is not a known field' },
+      {
+        Field: 'Title',
+        Message:
+          'Title is not a field the import knows. Remove it, or check its spelling (fields are written like Title, SKU, Brand, CategoryPath).',
+      },
     ]);
     expect((await get<{ Description: string | null }>(tenant, `/tag/${tag.Id}`)).Description).toBe(
       null,
@@ -300,7 +316,8 @@ describe('POST /private/catalog/imports (record types)', () => {
       [
         {
           Field: 'Assets.0.AssetId',
-          Message: 'asset 999999 does not exist',
+          Message:
+            'The catalog has no asset with the id 999999. Upload the file first and give its AssetId.',
           Code: 'AssetNotFound',
         },
       ],
@@ -308,13 +325,23 @@ describe('POST /private/catalog/imports (record types)', () => {
         {
           Field: 'Assets.0.Sha256',
           Message:
-            'no asset of this tenant has these bytes, FileName and MimeType; upload the assets to the tenant before importing',
+            'No uploaded file has these bytes, FileName and MimeType. Upload the files before importing.',
           Code: 'AssetNotFound',
         },
       ],
-      [{ Field: 'Assets.1.IsDefault', Message: 'a second default image; one default per kind' }],
-      [{ Field: 'Assets.1', Message: `asset ${image.Id} is given twice` }],
-      [{ Field: 'Assets.0.AssetId', Message: 'give AssetId or Sha256' }],
+      [
+        {
+          Field: 'Assets.1.IsDefault',
+          Message: 'This is a second default image. Mark one image as the default.',
+        },
+      ],
+      [
+        {
+          Field: 'Assets.1',
+          Message: `The asset ${image.Id} is given twice. Give each image or file once.`,
+        },
+      ],
+      [{ Field: 'Assets.0.AssetId', Message: 'Assets.0 needs AssetId or Sha256.' }],
     ]);
     expect(await relations(tenant, `/items/${results[0]!.ItemId}/image`)).toMatchObject([
       { AssetId: copy.Id, IsDefault: false },

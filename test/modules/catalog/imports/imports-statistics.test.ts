@@ -16,22 +16,27 @@ const lantern = (prefix: string, i: number) => ({
   Tags: [{ Name: `Tag ${i % 3}` }],
 });
 
-/** The indexes the plan of a statement reads. */
+/**
+ * The indexes the plan of a statement reads (on Citus, the plan each shard's task runs; shard
+ * names lose their shard number).
+ */
 async function indexesRead(sql: string, values: unknown[]): Promise<string[]> {
   const [row] = await api.database.handle.query<{ 'QUERY PLAN': unknown }>(
     `explain (format json) ${sql}`,
     values,
   );
   const names: string[] = [];
-  const walk = (node: Record<string, unknown>) => {
-    if (typeof node['Index Name'] === 'string') names.push(node['Index Name']);
-    for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) for (const child of node) walk(child);
+    else if (node && typeof node === 'object')
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'Index Name' && typeof value === 'string')
+          names.push(value.replace(/_\d{6,}$/, ''));
+        else walk(value);
+      }
   };
   const plan = row!['QUERY PLAN'];
-  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [
-    { Plan: Record<string, unknown> },
-  ];
-  walk(parsed[0].Plan);
+  walk(typeof plan === 'string' ? JSON.parse(plan) : plan);
   return names;
 }
 

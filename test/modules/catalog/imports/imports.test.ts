@@ -91,9 +91,17 @@ describe('POST /private/catalog/imports (JSONL)', () => {
       [6, 'Failed'],
       [7, 'Written'],
     ]);
-    expect(results[2]!.Errors).toEqual([{ Field: 'Title', Message: 'is required' }]);
+    expect(results[2]!.Errors).toEqual([
+      { Field: 'Title', Message: 'Title is missing. Every row needs a Title.' },
+    ]);
     expect(results[3]!.Errors![0]!.Field).toBe('(line)');
-    expect(results[4]!.Errors).toEqual([{ Field: '(line)', Message: 'is not a JSON object' }]);
+    expect(results[4]!.Errors).toEqual([
+      {
+        Field: '(line)',
+        Message:
+          'This line is not a JSON object. Each line of a JSONL file is one item, like {"Title": "Trail jacket"}.',
+      },
+    ]);
     const written = await items(tenant);
     expect(written.map((i) => i.SKU)).toEqual(['SKU-1', 'SKU-2', 'SKU-3']);
     expect(written.map((i) => i.Id)).toEqual(results.filter((r) => r.ItemId).map((r) => r.ItemId));
@@ -205,7 +213,10 @@ describe('POST /private/catalog/imports (JSONL)', () => {
       'Prices.0.DiscountPrice',
       'Colour',
     ]);
-    expect(results[1]!.Errors![0]!.Message).toBe('is also the SKU of line 1');
+    expect(results[1]).toMatchObject({ SKU: 'D', Status: 'Failed' });
+    expect(results[1]!.Errors![0]!.Message).toBe(
+      'The SKU "D" is also the SKU of line 1 of the file. Give each item a SKU of its own, or leave SKU empty.',
+    );
     const [item] = await items(tenant);
     expect(item).toMatchObject({
       BrandId: brand.Id,
@@ -220,7 +231,11 @@ describe('POST /private/catalog/imports (JSONL)', () => {
       'errorPolicy=SkipFailedRows',
     );
     expect((await importResults(api, tenant, again.Id))[0]!.Errors).toEqual([
-      { Field: 'SKU', Message: 'another item of this tenant has the same SKU' },
+      {
+        Field: 'SKU',
+        Message:
+          'The SKU "D" is also the SKU of an item already in the catalog. Give each item a SKU of its own, or leave SKU empty.',
+      },
     ]);
   });
 
@@ -385,6 +400,38 @@ describe('POST /private/catalog/imports (route)', () => {
       'NotFound',
     );
     expectError(await api.call({ url: `${IMPORTS}/999999`, tenant }), 404, 'NotFound');
+  });
+});
+
+describe('GET /private/catalog/imports/{id}/results', () => {
+  it('answers every Accept that takes its media type, application/x-ndjson included', async () => {
+    const tenant = await newTenant();
+    const job = await runImport(api, tenant, 'Title\nA\n', CSV);
+    for (const accept of [
+      'application/x-ndjson',
+      'application/x-ndjson, application/json;q=0.5',
+      'application/vnd.xomni.api-v4-0',
+      'application/json',
+      'application/*',
+      '*/*',
+    ]) {
+      const response = await api.call({
+        url: `${IMPORTS}/${job.Id}/results`,
+        tenant,
+        headers: { accept },
+      });
+      expectStatus(response, 200);
+      expect(response.headers['content-type'], accept).toMatch(/^application\/x-ndjson/);
+      expect(JSON.parse(response.body.trim())).toMatchObject({ Line: 2, Status: 'Written' });
+    }
+    for (const accept of ['text/csv', 'application/x-ndjson;q=0', 'text/*']) {
+      const response = await api.call({
+        url: `${IMPORTS}/${job.Id}/results`,
+        tenant,
+        headers: { accept },
+      });
+      expectError(response, 406, 'UnsupportedApiVersion');
+    }
   });
 });
 
