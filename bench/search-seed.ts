@@ -10,6 +10,7 @@
 // Usage: node bench/search-seed.ts <tenant>   (same DATA_DIR / DATABASE_URL as the server)
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
+import { takeItemIds } from './item-ids.ts';
 
 const tenantName = process.argv[2];
 if (!tenantName) throw new Error('usage: node bench/search-seed.ts <tenant>');
@@ -128,18 +129,14 @@ try {
   const capitalised = (text: string) => text.replace(/\b\w/g, (c) => c.toUpperCase());
   const insertBatch = (first: number, last: number, columns: string[][]) =>
     database.rawTransaction(async (sql) => {
-      // The batch's item ids, taken from the items' own identity sequence.
-      const [range] = await sql.query<{ ids: number[] }>(
-        `select array_agg(nextval(pg_get_serial_sequence('items', 'id'))::int order by g) as ids
-           from generate_series(1, $1::int) g`,
-        [last - first + 1],
-      );
-      const ids = range!.ids;
+      const ids = await takeItemIds(sql, last - first + 1);
       // Each item is written once, its document built by the items trigger from rows already
       // there: its prices, attributes and tags go in first. Their own triggers (which rebuild
       // the documents of their items, none of which exists yet) and the reference checks (the
       // items come next in this transaction) are skipped for these three statements only;
       // otherwise each child statement rewrote every item of the batch (3 rewrites per item).
+      // On Citus the statements run on the workers: the setting goes with them there.
+      await sql.exec(`set local citus.propagate_set_commands = 'local'`);
       await sql.exec(`set local session_replication_role = replica`);
       const batch = 'unnest($2::int[]) as i (id)';
       await sql.query(
