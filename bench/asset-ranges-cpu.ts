@@ -10,10 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildApp, createServices } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { migrateDatabase } from '../src/schema.ts';
+import { migrateDatabase } from '../src/migrate-database.ts';
 
 const requests = Number(process.argv[2] ?? 50);
 // The client: GETs one after another on a kept-alive connection, bodies read to the end.

@@ -17,10 +17,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createServices } from '../src/app.ts';
+import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { migrateDatabase } from '../src/schema.ts';
+import { migrateDatabase } from '../src/migrate-database.ts';
 
 const ROWS = Number(
   process.env.BENCH_IMPORT_ROWS ?? (process.env.BENCH_IMPORT_1M === '1' ? 1_000_000 : 100_000),

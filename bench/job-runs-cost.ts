@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../src/db/database.ts';
 import { JobRuns } from '../src/jobs/job-runs.ts';
-import { migrateDatabase } from '../src/schema.ts';
+import { migrateDatabase } from '../src/migrate-database.ts';
 
 const COUNT = Number(process.env.JOB_RUNS_BENCH_COUNT ?? 2000);
 const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-job-runs-'));

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { createServices } from '../src/app.ts';
+import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { DiskBlobStore } from '../src/modules/storage/blob-store.ts';

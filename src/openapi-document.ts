@@ -7,10 +7,11 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
-import { buildApp, createServices } from './app.ts';
+import { buildApp } from './app.ts';
+import { createServices } from './module-wiring.ts';
 import { loadConfig } from './config.ts';
 import { PGLITE_EXTENSIONS, wrapPglite } from './db/embedded-database.ts';
-import { migrateDatabase } from './schema.ts';
+import { migrateDatabase } from './migrate-database.ts';
 
 export const OPENAPI_FILE = path.join(import.meta.dirname, '..', 'openapi.json');
 

@@ -2,11 +2,12 @@
 // or PostgreSQL), listen, and shut down gracefully (finish what is in flight, close the database;
 // a second signal exits).
 import type { FastifyInstance } from 'fastify';
-import { buildApp, createServices } from './app.ts';
+import { buildApp } from './app.ts';
+import { createServices } from './module-wiring.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { awaitsDistribution } from './db/distribution.ts';
-import { migrateDatabase } from './schema.ts';
+import { migrateDatabase } from './migrate-database.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { TenantExistsError } from './modules/tenants/tenants-module.ts';
 

@@ -1,7 +1,8 @@
 // `omni member create <tenant> <username>`: makes a console member with a one-time password,
 // which signs in once and must then be changed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { buildApp, createServices } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migratedDataDir, removeTempDirs, runCli, stopChildren } from '../support/processes.ts';

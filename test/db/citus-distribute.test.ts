@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wrapPool } from '../../src/db/database.ts';
 import { distributeExisting } from '../../src/db/distribution.ts';
-import { migrateDatabase } from '../../src/schema.ts';
+import { migrateDatabase } from '../../src/migrate-database.ts';
 import {
   createClusterDatabase,
   dropClusterDatabase,

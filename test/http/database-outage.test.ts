@@ -4,7 +4,8 @@
 // in the process and cannot be cut off from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp, createServices } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';

@@ -3,7 +3,7 @@
 // as with one instance. PostgreSQL only (two processes cannot share an embedded database).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/app.ts';
+import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
 import { bearerCall, clientToken, httpCall } from '../support/http-call.ts';
 import { listeningServer, removeTempDirs, stopChildren, tempDir } from '../support/processes.ts';

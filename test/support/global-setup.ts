@@ -9,7 +9,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
 import { wrapPool } from '../../src/db/database.ts';
-import { migrateDatabase } from '../../src/schema.ts';
+import { migrateDatabase } from '../../src/migrate-database.ts';
 import {
   citusWorkers,
   closeClusterDatabase,

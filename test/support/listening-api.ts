@@ -2,7 +2,7 @@
 // generated TypeScript client): PORT is the port it listens on, so that the tenants' base URLs,
 // the sign-in redirects and the asset URLs name it.
 import { createServer } from 'node:net';
-import type { ServiceOverrides } from '../../src/app.ts';
+import type { ServiceOverrides } from '../../src/module-wiring.ts';
 import { startTestApi, type TestApi } from './test-api.ts';
 
 export async function freePort(): Promise<number> {

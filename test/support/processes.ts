@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import { createServices } from '../../src/app.ts';
+import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
-import { migrateDatabase } from '../../src/schema.ts';
+import { migrateDatabase } from '../../src/migrate-database.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 const MAIN = path.join(PROJECT_ROOT, 'src/main.ts');

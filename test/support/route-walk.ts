@@ -1,6 +1,7 @@
 // A built app that records every route its modules declare, for tests that walk all routes.
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { buildApp, createServices, type Services } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { createServices, type Services } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openTestDatabase } from './test-database.ts';
 

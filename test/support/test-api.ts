@@ -3,7 +3,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, createServices, type ServiceOverrides, type Services } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import { createServices, type ServiceOverrides, type Services } from '../../src/module-wiring.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { checkInjectedAnswers } from './openapi-answers.ts';

@@ -1,4 +1,4 @@
-// What the catalog needs of the storage module (passed in by app.ts): files kept as assets of the
+// What the catalog needs of the storage module (passed in by module-wiring.ts): files kept as assets of the
 // tenant for imports and exports, and what the asset relations show of the assets they relate.
 // The catalog depends on storage through this interface only; storage knows nothing of the catalog.
 import type { Readable } from 'node:stream';

@@ -5,11 +5,14 @@ import type { AppModule, ModuleContext } from '../../module.ts';
 import { deviceFacingTag, deviceRoutes } from './device-routes.ts';
 import { deviceTypeRoutes, deviceTypesTag } from './device-type-routes.ts';
 import { DeviceTypeService } from './device-type-service.ts';
+import { logicalDeviceMetadataRoutes } from './logical-device-metadata-routes.ts';
+import { logicalDeviceRoutes } from './logical-device-routes.ts';
 import { LogicalDeviceService } from './logical-device-service.ts';
 import { physicalDeviceRoutes, physicalDevicesTag } from './physical-device-routes.ts';
 import { PhysicalDeviceService } from './physical-device-service.ts';
 import { storeRoutes, storesTag } from './store-routes.ts';
 import { StoreService } from './store-service.ts';
+import { companyErrorCodes } from './company-errors.ts';
 
 export interface CompanyServices {
   stores: StoreService;
@@ -29,13 +32,16 @@ export function createCompanyModule(context: ModuleContext): AppModule<CompanySe
   };
   return {
     name: 'company',
+    errorCodes: companyErrorCodes,
     permissions: { area: 'company' },
     openApiTags: [storesTag, deviceTypesTag, physicalDevicesTag, deviceFacingTag],
     services,
     routes: async (app) => {
       await app.register(storeRoutes, { stores: services.stores });
       await app.register(deviceTypeRoutes, { deviceTypes: services.deviceTypes });
-      await app.register(physicalDeviceRoutes, services);
+      await app.register(physicalDeviceRoutes, { physicalDevices: services.physicalDevices });
+      await app.register(logicalDeviceRoutes, { logicalDevices: services.logicalDevices });
+      await app.register(logicalDeviceMetadataRoutes, { logicalDevices: services.logicalDevices });
       await app.register(deviceRoutes, services);
     },
   };

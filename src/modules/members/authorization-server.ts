@@ -1,5 +1,5 @@
 // What the members module needs of the authorization server (the oauth module), passed in by
-// app.ts. Members keep their sessions and their sign-in; the authorization server signs,
+// module-wiring.ts. Members keep their sessions and their sign-in; the authorization server signs,
 // verifies and revokes tokens and serves /oauth/token and /oauth/revoke, into which this module
 // plugs the console (a public client) with its grants. The dependency goes one way: members
 // use oauth, oauth knows nothing of members.

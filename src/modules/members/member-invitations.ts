@@ -1,6 +1,6 @@
 // Invitations: a member is invited by e-mail address and chooses its own username and password
 // through the link the e-mail carries. The e-mail goes through the notification outbox in the
-// transaction that records the invitation (members-module.ts gets `notify` through app.ts). The
+// transaction that records the invitation (members-module.ts gets `notify` through module-wiring.ts). The
 // link's token is random (256 bits), single-use and expires after INVITATION_TTL_SECONDS; only
 // its SHA-256 hash is kept. Accepting makes the member and deletes the invitation in one
 // transaction, so a token works once even when two browsers send it at the same time.

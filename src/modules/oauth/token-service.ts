@@ -1,7 +1,7 @@
 // The oauth module's tokens as one service (contract §3): issuing (token-issuer.ts), verifying
 // with a cache of verified tokens (token-verification.ts, verified-token-cache.ts), revoking
 // (token-revocation.ts) and applying other instances' revocations (invalidation-poll.ts). Routes,
-// the apps service and other modules (through app.ts) use this one object.
+// the apps service and other modules (through module-wiring.ts) use this one object.
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import type { Principal, Scope, TokenVerifier } from '../../domain/principal.ts';

@@ -25,7 +25,7 @@ export interface OwnerCredentials {
   Password: string;
 }
 
-/** What the tenants module needs of other modules (passed in by app.ts). */
+/** What the tenants module needs of other modules (passed in by module-wiring.ts). */
 export interface TenantNeeds {
   /** Makes the tenant's predefined management app inside the creating transaction. */
   createBootstrapApp(tx: RawSql, tenantId: number): Promise<BootstrapCredentials>;

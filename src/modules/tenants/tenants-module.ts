@@ -4,6 +4,9 @@
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { TenantService, type TenantNeeds } from './tenant-service.ts';
 
+/** Its commands of the CLI (src/main.ts). */
+export { tenantsCommands } from './tenants-commands.ts';
+
 export type { TenantService } from './tenant-service.ts';
 /** What the CLI tells the operator as is (a bad or taken tenant name). */
 export { TenantExistsError, TenantNameError } from './tenants-errors.ts';

@@ -2,7 +2,8 @@
 // ends live after the restart; with two servers on one PostgreSQL it runs once. And the
 // operator's `omni endpoint status <tenant>` shows the reason of a failure.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { buildApp, createServices } from '../../../src/app.ts';
+import { buildApp } from '../../../src/app.ts';
+import { createServices } from '../../../src/module-wiring.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/database.ts';
 import {

@@ -2,7 +2,8 @@
 // once servers with SMTP start (each queues the unsent records again), once each even when two
 // such servers start together; sent records are pruned after their retention.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createServices } from '../../../src/app.ts';
+import { buildApp } from '../../../src/app.ts';
+import { createServices } from '../../../src/module-wiring.ts';
 import {
   SENT_RETENTION_DAYS,
   type MailTransport,

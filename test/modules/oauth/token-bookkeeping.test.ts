@@ -2,7 +2,7 @@
 // time: guesses sent in parallel are all counted, instances starting together agree on one
 // signing key, invalidations touch only the tokens they name, and a job prunes what is spent.
 import { describe, expect, it } from 'vitest';
-import { createServices } from '../../../src/app.ts';
+import { createServices } from '../../../src/module-wiring.ts';
 import { FREE_FAILURES } from '../../../src/modules/oauth/client-authentication.ts';
 import { pruneOAuthRecords } from '../../../src/modules/oauth/oauth-pruning.ts';
 import { useTestApi, useTenant, basicAuth } from '../../support/test-api.ts';

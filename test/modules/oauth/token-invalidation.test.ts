@@ -2,7 +2,8 @@
 // working on another instance on the same database after its next poll.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createServices, type Services } from '../../../src/app.ts';
+import { buildApp } from '../../../src/app.ts';
+import { createServices, type Services } from '../../../src/module-wiring.ts';
 import { LogLines } from '../../support/test-api.ts';
 import { expectInvalidToken } from './oauth-fixtures.ts';
 import {

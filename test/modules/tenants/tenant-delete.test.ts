@@ -2,7 +2,8 @@
 // (through the invalidation poll) on every other; a tenant made again under the same name does
 // not accept the old tenant's tokens.
 import { describe, expect, it } from 'vitest';
-import { buildApp, createServices } from '../../../src/app.ts';
+import { buildApp } from '../../../src/app.ts';
+import { createServices } from '../../../src/module-wiring.ts';
 import { useTestApi, useTenant, LogLines, type TestTenant } from '../../support/test-api.ts';
 import { waitFor } from '../integration/integration-fixtures.ts';
 import { checkInjectedAnswers } from '../../support/openapi-answers.ts';

@@ -1,7 +1,8 @@
 // Deep pages start from remembered positions (item-page-anchors.ts); they must stay exact when
 // items are added or deleted in between, on this instance or on another one.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, createServices } from '../../../../src/app.ts';
+import { buildApp } from '../../../../src/app.ts';
+import { createServices } from '../../../../src/module-wiring.ts';
 import { useTestApi, useTenant } from '../../../support/test-api.ts';
 import { CATALOG, createItem } from '../catalog-fixtures.ts';
 import { expectStatus } from '../../../support/expectations.ts';

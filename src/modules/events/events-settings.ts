@@ -1,0 +1,28 @@
+// The events module's settings (webhooks), from the environment (src/config.ts composes every
+// module's).
+import { hostPortList, integer, type Env } from '../../config/env-readers.ts';
+
+export interface EventsSettings {
+  /**
+   * Webhook receivers, each a host AND a port (`127.0.0.1:9000`, `[::1]:9000`,
+   * `hooks.internal:8443`, in the form a parsed URL gives them: lower case, IPv6 compressed in
+   * brackets), that may be called over http and may resolve to loopback, private or link-local
+   * addresses. Other ports of those hosts are refused.
+   */
+  webhookAllowedHosts: string[];
+  /** How long one webhook delivery may take (connect to end of the answer). */
+  webhookTimeoutSeconds: number;
+  /** How often an idle webhook dispatcher looks for events and due deliveries. */
+  webhookPollingIntervalMs: number;
+  /** Webhook deliveries one instance sends at the same time. */
+  webhookConcurrency: number;
+}
+
+export function eventsSettings(env: Env): EventsSettings {
+  return {
+    webhookAllowedHosts: hostPortList(env, 'WEBHOOK_ALLOWED_HOSTS'),
+    webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
+    webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+  };
+}
