@@ -1,6 +1,10 @@
 // The console's build step: `vite build` of the single-page app in console/ into console/dist/.
-// `npm start` builds first when the output is missing or older than the sources; the check stats
-// a few dozen files, so a start with an up-to-date build pays a millisecond or two.
+// The build tools (Vite, its React plugin) and what the build bundles (React, …) are dev
+// dependencies: the package's `prepare` script (console-prepare.ts, on `npm install`/`npm ci`)
+// builds ahead, and `npm start` rebuilds first when the output is missing or older than the
+// sources. The check stats a few dozen files, so a start with an up-to-date build pays a
+// millisecond or two. A production install (`npm ci --omit=dev`) has no Vite: the server serves
+// the console/dist built elsewhere, or answers 503 ConsoleNotBuilt, and never loads Vite itself.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,15 +38,33 @@ export function consoleBuildNeeded(root = CONSOLE_ROOT): string | undefined {
   return sourcesAt > builtAt ? 'the console sources changed since the last build' : undefined;
 }
 
-/** Runs `vite build` for the console in a child process (the server never loads Vite itself). */
-export function buildConsole(root = CONSOLE_ROOT): { ok: boolean; output: string } {
+const NO_VITE =
+  'Vite, which builds the console, is not installed here (`npm ci --omit=dev` leaves out the ' +
+  'dev dependencies, the console’s build tools among them)';
+const BUILD_ELSEWHERE =
+  'run `npm run build` where the dev dependencies are installed and copy console/dist to this ' +
+  'server (docs/console.md, "Building")';
+
+/**
+ * Vite's command-line script, or undefined where Vite is not installed (a production install,
+ * `npm ci --omit=dev`, leaves out the dev dependencies). Only resolved, never imported: the build
+ * runs in a child process.
+ */
+export function findViteBin(): string | undefined {
   const require = createRequire(import.meta.url);
-  let viteBin: string;
   try {
-    viteBin = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+    return join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
   } catch {
-    return { ok: false, output: 'vite is not installed (npm ci installs it)' };
+    return undefined;
   }
+}
+
+/** Runs `vite build` for the console in a child process (the server never loads Vite itself). */
+export function buildConsole(
+  root = CONSOLE_ROOT,
+  viteBin = findViteBin(),
+): { ok: boolean; output: string } {
+  if (!viteBin) return { ok: false, output: NO_VITE };
   const result = spawnSync(
     process.execPath,
     [viteBin, 'build', '--config', join(root, 'vite.config.ts')],
@@ -56,12 +78,30 @@ export function buildConsole(root = CONSOLE_ROOT): { ok: boolean; output: string
   };
 }
 
-/** Builds the console when it is missing or stale; returns what happened, for the start log. */
-export function ensureConsoleBuilt(root = CONSOLE_ROOT): string | undefined {
+/**
+ * Builds the console when it is missing or stale; returns what happened, for the start log.
+ * Without Vite (a production install) it builds nothing: a console/dist built ahead is served
+ * as it is (with a note when the sources look newer), and without one it throws a message that
+ * says how to build it (the caller serves the API anyway; /console/ answers 503 ConsoleNotBuilt).
+ * `findVite` is there for tests: the machine's Vite or none.
+ */
+export function ensureConsoleBuilt(
+  root = CONSOLE_ROOT,
+  findVite: () => string | undefined = findViteBin,
+): string | undefined {
   const reason = consoleBuildNeeded(root);
   if (!reason) return undefined;
+  const viteBin = findVite();
+  if (!viteBin) {
+    if (existsSync(join(root, 'dist', 'index.html'))) {
+      return `Serving the console built ahead in console/dist as it is, though ${reason}: ${NO_VITE}; to update it, ${BUILD_ELSEWHERE}.`;
+    }
+    throw new Error(
+      `The console is not built (no console/dist/index.html) and ${NO_VITE}. The API is served; /console/ answers 503 ConsoleNotBuilt until a build is there: ${BUILD_ELSEWHERE}.`,
+    );
+  }
   const started = Date.now();
-  const { ok, output } = buildConsole(root);
+  const { ok, output } = buildConsole(root, viteBin);
   if (!ok) throw new Error(`Building the console failed (${reason}):\n${output}`);
   return `Built the console (${reason}) in ${Date.now() - started} ms`;
 }

@@ -4,6 +4,7 @@
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { CONSOLE_DIST } from './console-build.ts';
 import { consoleRoutes } from './console-routes.ts';
+import { consoleErrorCodes } from './console-errors.ts';
 
 /** npm start builds the console first when its build is missing or stale (the CLI calls it). */
 export { ensureConsoleBuilt } from './console-build.ts';
@@ -20,6 +21,7 @@ export function createConsoleModule(
   const distDir = options.distDir ?? CONSOLE_DIST;
   return {
     name: 'console',
+    errorCodes: consoleErrorCodes,
     services: {},
     routes: async (app) => {
       await app.register(consoleRoutes, { distDir });

@@ -55,7 +55,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRouteOptions> = async (app
       throw new ApiError(
         503,
         'ConsoleNotBuilt',
-        'The console has not been built on this server; run `npm run build` (npm start does it by itself).',
+        'The console has not been built on this server; run `npm run build` where the dev dependencies are installed (npm start does it there by itself).',
       );
     }
     // Revalidated on every load, so a new build reaches browsers at once.
