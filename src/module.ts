@@ -4,12 +4,13 @@
 //   export function createXModule(context: ModuleContext, needs: XNeeds): AppModule<XServices>
 //
 // `context` is what every module gets (configuration, database, job queue, logger, URLs);
-// `needs` are the few functions it uses from other modules, passed in by app.ts, so that no
-// module imports another module's files (a lint rule enforces it). app.ts builds the server by
-// looping over the list of modules it created.
+// `needs` are the few functions it uses from other modules, passed in by module-wiring.ts, so that
+// no module imports another module's files (a lint rule enforces it). app.ts builds the server by
+// looping over the list of modules module-wiring.ts created.
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import type { ErrorCodes } from './domain/error-code-list.ts';
 import type { OpenApiTag } from './http/openapi-operations.ts';
 import type { PublicUrls } from './http/public-urls.ts';
 import type { HostResolver } from './http/tenant-host.ts';
@@ -34,7 +35,7 @@ export interface ModulePermissions {
 
 export interface AppModule<Services extends object = object> {
   name: string;
-  /** What the module offers: to its own routes, to the CLI and (through app.ts) to other modules. */
+  /** What the module offers: to its own routes, to the CLI and (through module-wiring.ts) to other modules. */
   services: Services;
   /** The module's routes, registered under the server's root. */
   routes?: FastifyPluginAsync;
@@ -49,6 +50,12 @@ export interface AppModule<Services extends object = object> {
    * the document's tag list (a route with a tag no module declares fails the server's start).
    */
   openApiTags?: readonly OpenApiTag[];
+  /**
+   * The error codes its routes and jobs answer, each with its status and meaning (the codes every
+   * route shares are src/http/error-codes.ts's). The OpenAPI document and docs/api.md's "Error
+   * codes" list them; test/http/error-codes.test.ts fails when the source answers one not listed.
+   */
+  errorCodes?: ErrorCodes;
   /** JSON schemas with an $id that routes refer to, added once at the root (before any routes). */
   schemas?: object[];
   /** The job queues the module works (their handlers run on every instance, each job once). */

@@ -3,7 +3,7 @@
 import { DomainError, type DomainErrorKind } from '../domain/domain-error.ts';
 import { ApiError } from './errors.ts';
 
-const STATUS: Record<DomainErrorKind, number> = {
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -33,7 +33,7 @@ function headersOf(error: DomainError): Record<string, string> {
 }
 
 export function apiErrorOf(error: DomainError): ApiError {
-  return new ApiError(STATUS[error.kind], error.code, error.message, {
+  return new ApiError(DOMAIN_ERROR_STATUS[error.kind], error.code, error.message, {
     ...(error.errors ? { errors: error.errors } : {}),
     headers: headersOf(error),
   });

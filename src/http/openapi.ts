@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ErrorBodySchema } from './error-body.ts';
+import type { ErrorCodes } from '../domain/error-code-list.ts';
+import { listErrorCodes } from './error-codes.ts';
 import { operatorTag } from './health.ts';
 import { idempotencyKeyHeaderSchema, takesIdempotencyKey } from './idempotency-openapi.ts';
 import {
@@ -55,6 +57,8 @@ function errorCodesFor(access: RouteAccess, method: string, url: string): string
 export interface OpenApiOptions {
   /** The tags the modules' operations use, each with its description (AppModule.openApiTags). */
   tags: readonly OpenApiTag[];
+  /** Every error code the server answers: the shared ones and each module's (AppModule.errorCodes). */
+  errorCodes: readonly ErrorCodes[];
   /**
    * The document's `servers`: the URLs clients use (serversOf), asked for when the document is
    * made (on the first request for it), once the server listens and knows its port.
@@ -183,7 +187,12 @@ export async function registerOpenApi(
     },
     transformObject: (document) =>
       'openapiObject' in document
-        ? finishResponses(finishDocument({ ...document.openapiObject, servers: options.servers() }))
+        ? listErrorCodes(
+            finishResponses(
+              finishDocument({ ...document.openapiObject, servers: options.servers() }),
+            ),
+            options.errorCodes,
+          )
         : document.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _base, _fragment, i) =>

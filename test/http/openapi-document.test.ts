@@ -291,6 +291,7 @@ describe('registerOpenApi', () => {
     await registerOpenApi(app, {
       tags: [{ name: 'Notes', description: 'Notes.' }],
       servers: () => [],
+      errorCodes: [],
     });
     app.get('/notes', { schema }, async () => []);
     try {

@@ -6,6 +6,10 @@ import { detachPartitionsBefore, ensurePartitions } from './analytics-partitions
 import { analyticsRoutes, analyticsTag, TRENDING_QUEUE } from './analytics-routes.ts';
 import { AnalyticsService, type DeviceStamp } from './analytics-service.ts';
 import { TrendingService } from './analytics-trending.ts';
+import { analyticsErrorCodes } from './analytics-errors.ts';
+
+/** Its commands of the CLI (src/main.ts). */
+export { analyticsCommands } from './analytics-commands.ts';
 
 export interface AnalyticsNeeds {
   /** The physical device of an identity token, with its store (company module). */
@@ -34,6 +38,7 @@ export function createAnalyticsModule(
   };
   return {
     name: 'analytics',
+    errorCodes: analyticsErrorCodes,
     permissions: { area: 'analytics' },
     openApiTags: [analyticsTag],
     services,

@@ -7,6 +7,7 @@ import {
   invalidField,
   notFound,
 } from '../../domain/domain-error.ts';
+import type { ErrorCodes } from '../../domain/error-code-list.ts';
 
 export const catalogErrors = {
   itemNotFound: (id: number) => notFound(`Item ${id}`),
@@ -110,3 +111,78 @@ export const catalogErrors = {
     conflict('DuplicateAssetRelation', `Asset ${assetId} is already related to this entity.`),
   relationNotFound: (assetId: number) => notFound(`The relation with asset ${assetId}`),
 };
+
+/** The codes the catalog module answers besides the shared ones (src/http/error-codes.ts). */
+export const catalogErrorCodes = {
+  AlreadyGrouped: {
+    status: 409,
+    meaning: 'The item is already a variant of another item; move it instead.',
+  },
+  AmbiguousImportSource: {
+    status: 400,
+    meaning: 'An import was given both a file body and an assetId.',
+  },
+  AssetTypeMismatch: {
+    status: 409,
+    meaning: 'The asset is not of the kind the relation takes (an image as a video, …).',
+  },
+  AttributeTypeInUse: { status: 409, meaning: 'The dynamic attribute type is used by items.' },
+  BrandInUse: { status: 409, meaning: 'The brand is used by items.' },
+  CategoryCycle: {
+    status: 409,
+    meaning: 'The new parent is the category itself or one of its subcategories.',
+  },
+  CategoryHasChildren: {
+    status: 409,
+    meaning: 'The category has subcategories; move or delete them first.',
+  },
+  CategoryHasItems: { status: 409, meaning: 'The category has items; move them first.' },
+  CategoryInUse: {
+    status: 409,
+    meaning: 'The category gained items or subcategories while it was being deleted.',
+  },
+  CategoryTooDeep: { status: 400, meaning: 'The category would be more than 10 levels deep.' },
+  DuplicateAssetRelation: {
+    status: 409,
+    meaning: 'The asset is already related to this item, brand or category.',
+  },
+  DuplicateAttributeType: {
+    status: 409,
+    meaning: 'A dynamic attribute type with this description exists.',
+  },
+  DuplicateBrandName: { status: 409, meaning: 'A brand with this name exists.' },
+  DuplicateCategoryName: {
+    status: 409,
+    meaning: 'A category with this name exists under the same parent.',
+  },
+  DuplicateItemTagMapping: { status: 409, meaning: 'The item already has this tag.' },
+  DuplicateMetadataKey: {
+    status: 409,
+    meaning: 'The category already has metadata with this key.',
+  },
+  DuplicatePriceType: { status: 409, meaning: 'A price type with this symbol exists.' },
+  DuplicateSku: { status: 409, meaning: 'Another item of the tenant has this SKU.' },
+  DuplicateTagName: { status: 409, meaning: 'A tag with this name exists.' },
+  IdRequired: {
+    status: 400,
+    meaning: 'The item update names no item: give Id in the body or use the path with the id.',
+  },
+  ImportEnded: { status: 409, meaning: 'The import has already ended and cannot be cancelled.' },
+  ImportFormatRequired: {
+    status: 400,
+    meaning: "The import body's content type does not say JSONL or CSV: give format.",
+  },
+  IsDefaultItem: {
+    status: 409,
+    meaning: 'The item is the default item of a variant group; ungroup it first.',
+  },
+  MissingImportFile: {
+    status: 415,
+    meaning: 'An import without a file body (of a type it takes) and without assetId.',
+  },
+  NotADefaultItem: { status: 409, meaning: 'The item is not the default item of a variant group.' },
+  NotAVariant: { status: 409, meaning: 'The item is in no variant group; group it instead.' },
+  PriceTypeInUse: { status: 409, meaning: 'The price type is used by item prices.' },
+  TagInUse: { status: 409, meaning: 'The tag is mapped to items.' },
+  UnknownCategory: { status: 400, meaning: 'The category named does not exist.' },
+} as const satisfies ErrorCodes;

@@ -26,6 +26,10 @@ import { searchRoutes } from './search/search-routes.ts';
 import { SearchService } from './search/search-service.ts';
 import { tagRoutes, tagsTag } from './tags/tag-routes.ts';
 import { TagService } from './tags/tag-service.ts';
+import { catalogErrorCodes } from './catalog-errors.ts';
+
+/** Its commands of the CLI (src/main.ts). */
+export { catalogCommands } from './catalog-commands.ts';
 
 export interface CatalogServices {
   items: ItemService;
@@ -45,7 +49,7 @@ export type { CatalogAssets } from './catalog-assets.ts';
 /** An import's progress, as the CLI's progress bar shows it. */
 export type { ImportJob } from './imports/import-schemas.ts';
 
-/** What the catalog needs of other modules (passed in by app.ts). */
+/** What the catalog needs of other modules (passed in by module-wiring.ts). */
 export interface CatalogNeeds {
   /**
    * The storage module's assets: import files are read from them, export files written to them,
@@ -112,6 +116,7 @@ export function createCatalogModule(
   };
   return {
     name: 'catalog',
+    errorCodes: catalogErrorCodes,
     permissions: { area: 'catalog' },
     openApiTags: [
       itemsTag,

@@ -1,5 +1,6 @@
 // The company module's error codes (contract §5.5).
 import { DomainError, conflict, invalid } from '../../domain/domain-error.ts';
+import type { ErrorCodes } from '../../domain/error-code-list.ts';
 
 export const storeHasDevices = (id: number) =>
   conflict(
@@ -73,3 +74,39 @@ export const deviceGone = () =>
     'The physical device of this identity token no longer exists.',
     { invalidToken: true },
   );
+
+/** The codes the company module answers besides the shared ones (src/http/error-codes.ts). */
+export const companyErrorCodes = {
+  DeviceTypeInUse: { status: 409, meaning: 'The device type is used by logical devices.' },
+  DuplicateDeviceId: { status: 409, meaning: 'A logical device with this DeviceId exists.' },
+  DuplicateMetadataKey: {
+    status: 409,
+    meaning: 'The logical device already has metadata with this key.',
+  },
+  DuplicatePhysicalDeviceId: {
+    status: 409,
+    meaning: 'A physical device with this DeviceId exists.',
+  },
+  ExpirationDateInPast: { status: 400, meaning: 'ExpirationDate is not in the future.' },
+  IdentityTokenRequired: {
+    status: 403,
+    meaning: "The operation acts on the caller's physical device and needs an identity token.",
+  },
+  InvalidLocation: {
+    status: 400,
+    meaning: 'The location is not {longitude};{latitude} within range.',
+  },
+  MetadataFilterIncomplete: {
+    status: 400,
+    meaning: 'metadataKey and metadataValue are not given together.',
+  },
+  NoStoreInRange: { status: 404, meaning: 'No store is within the distance of the location.' },
+  PhysicalDeviceHasNoStore: {
+    status: 404,
+    meaning: "The caller's physical device is assigned to no store.",
+  },
+  RepeatedMetadataKey: { status: 400, meaning: 'The body gives a metadata key more than once.' },
+  StoreHasPhysicalDevices: { status: 409, meaning: 'The store still has physical devices.' },
+  UnknownDeviceType: { status: 400, meaning: 'The device type named does not exist.' },
+  UnknownStore: { status: 400, meaning: 'The store named does not exist.' },
+} as const satisfies ErrorCodes;

@@ -13,6 +13,7 @@ import { EventFeed } from './event-feed.ts';
 import { eventRoutes } from './event-routes.ts';
 import { SubscriptionService } from './subscription-service.ts';
 import { webhookRoutes, webhooksTag } from './webhook-routes.ts';
+import { eventsErrorCodes } from './events-errors.ts';
 
 export interface EventsServices {
   feed: EventFeed;
@@ -74,6 +75,7 @@ export function createEventsModule(
   );
   return {
     name: 'events',
+    errorCodes: eventsErrorCodes,
     // Webhooks and the event feed are integration settings, with data of every area.
     permissions: { area: 'integration' },
     openApiTags: [webhooksTag],

@@ -1,5 +1,6 @@
 // The integration module's error codes (docs/api.md, "Integration endpoint").
 import { DomainError, invalid } from '../../domain/domain-error.ts';
+import type { ErrorCodes } from '../../domain/error-code-list.ts';
 
 export const integrationErrors = {
   invalidServiceTier: () =>
@@ -50,3 +51,35 @@ export const integrationErrors = {
       },
     ),
 };
+
+/** The codes the integration module answers besides the shared ones (src/http/error-codes.ts). */
+export const integrationErrorCodes = {
+  EndpointAlreadyExists: {
+    status: 400,
+    meaning: 'The tenant already has an integration endpoint.',
+  },
+  EndpointNotFound: {
+    status: 404,
+    meaning:
+      'The tenant has no integration endpoint (or the gateway host names none that is live).',
+  },
+  InvalidAdminMail: { status: 400, meaning: 'AdminMail is not an e-mail address.' },
+  InvalidServiceName: {
+    status: 400,
+    meaning: 'ServiceName is not 2 to 50 letters, digits or hyphens starting with a letter.',
+  },
+  InvalidServiceTier: { status: 400, meaning: 'ServiceTier is not 0, 1 or 2.' },
+  InvalidSubscriptionKey: {
+    status: 401,
+    meaning: 'A gateway call without a valid X-Subscription-Key.',
+  },
+  RateLimited: {
+    status: 429,
+    meaning: "A gateway call over the endpoint tier's requests per second.",
+  },
+  ServiceNameTaken: { status: 409, meaning: "Another tenant's endpoint has this service name." },
+  SubscriptionKeyNotFound: {
+    status: 404,
+    meaning: 'There is no subscription key until the endpoint is created (Status 2).',
+  },
+} as const satisfies ErrorCodes;

@@ -13,6 +13,10 @@ import {
   type ProvisionJob,
 } from './provisioning.ts';
 import { MemoryRateLimiter, PostgresRateLimiter } from './rate-limiter.ts';
+import { integrationErrorCodes } from './integration-errors.ts';
+
+/** Its commands of the CLI (src/main.ts). */
+export { integrationCommands } from './integration-commands.ts';
 
 export type { GatewayProvisioner } from './provisioning.ts';
 
@@ -21,7 +25,7 @@ export interface IntegrationServices {
   provisioning: EndpointProvisioning;
 }
 
-/** What the integration module needs of other modules (passed in by app.ts). */
+/** What the integration module needs of other modules (passed in by module-wiring.ts). */
 export interface IntegrationNeeds {
   /** Records an e-mail to the endpoint's admin inside the caller's transaction. */
   notify: Notify;
@@ -70,6 +74,7 @@ export function createIntegrationModule(
 
   return {
     name: 'integration',
+    errorCodes: integrationErrorCodes,
     permissions: { area: 'integration' },
     openApiTags: [endpointTag],
     services: { endpoints, provisioning },

@@ -1,5 +1,6 @@
 // The members module's error codes.
 import { conflict, DomainError, invalid, notFound } from '../../domain/domain-error.ts';
+import type { ErrorCodes } from '../../domain/error-code-list.ts';
 
 export const memberNotFound = (id: string) => notFound(`Member ${id}`);
 
@@ -58,3 +59,27 @@ export const blankName = () =>
   invalid('ValidationFailed', 'Enter your name (at most 256 characters).', [
     { Field: 'Name', Message: 'must not be blank' },
   ]);
+
+/** The codes the members module answers besides the shared ones (src/http/error-codes.ts). */
+export const membersErrorCodes = {
+  AlreadyMember: {
+    status: 409,
+    meaning: 'The invited e-mail address is already a member of the tenant.',
+  },
+  DuplicateInvitation: {
+    status: 409,
+    meaning: 'The address has an invitation that has not expired.',
+  },
+  DuplicateUsername: { status: 409, meaning: 'Another member of the tenant has this username.' },
+  InvitationExpired: { status: 409, meaning: 'The invitation has expired; ask for a new one.' },
+  InvitationNotFound: {
+    status: 404,
+    meaning: 'No invitation has this token (or it was revoked or used).',
+  },
+  LastOwner: { status: 409, meaning: 'The change would leave the tenant without an owner.' },
+  UnknownRole: { status: 400, meaning: 'Roles names a role that does not exist.' },
+  WeakPassword: {
+    status: 400,
+    meaning: 'The password breaks a rule: length, the username in it, no letters, or too common.',
+  },
+} as const satisfies ErrorCodes;

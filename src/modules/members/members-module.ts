@@ -2,7 +2,7 @@
 // each role allows, password hashing and policy, the checks of a sign-in with brute-force
 // protection, and their sessions: the sign-in page (authorization code with PKCE), refresh
 // tokens and sign-out. Tokens themselves are the authorization server's (the oauth module): this
-// module gets its token interface through app.ts and registers the console's grants with it.
+// module gets its token interface through module-wiring.ts and registers the console's grants with it.
 import type { AppModule, ModuleContext } from '../../module.ts';
 import type { AuthorizationServer } from './authorization-server.ts';
 import { authorizeRoutes, signInTag } from './authorize-routes.ts';
@@ -15,6 +15,10 @@ import { MemberService } from './member-service.ts';
 import { MemberSessions } from './member-sessions.ts';
 import { MemberSignIn } from './member-sign-in.ts';
 import { SignInFormTokens } from './sign-in-form-tokens.ts';
+import { membersErrorCodes } from './members-errors.ts';
+
+/** Its commands of the CLI (src/main.ts). */
+export { membersCommands } from './members-commands.ts';
 
 export interface MembersServices {
   members: MemberService;
@@ -56,6 +60,7 @@ export function createMembersModule(
   needs.publicClients.register(consolePublicClient(sessions));
   return {
     name: 'members',
+    errorCodes: membersErrorCodes,
     // Every signed-in member may read the role list (`account`); the rest is the members'.
     permissions: { area: 'security', otherAreas: ['account'] },
     openApiTags: [membersTag, signInTag],

@@ -1,6 +1,7 @@
 // The oauth module's errors. The token and revocation endpoints answer RFC 6749 §5.2 bodies
 // ({error, error_description}); the apps API answers the contract's error body.
 import { conflict, notFound } from '../../domain/domain-error.ts';
+import type { ErrorCodes } from '../../domain/error-code-list.ts';
 
 export class OAuthError extends Error {
   readonly status: number;
@@ -85,3 +86,9 @@ export const oauthErrors = {
     conflict('PredefinedAppType', 'The type of a predefined app cannot be changed.'),
   predefinedApp: () => conflict('PredefinedApp', 'A predefined app cannot be deleted.'),
 };
+
+/** The codes the oauth module answers besides the shared ones (src/http/error-codes.ts). */
+export const oauthErrorCodes = {
+  PredefinedApp: { status: 409, meaning: 'A predefined app cannot be deleted.' },
+  PredefinedAppType: { status: 409, meaning: 'The type of a predefined app cannot be changed.' },
+} as const satisfies ErrorCodes;

@@ -12,6 +12,10 @@ import { DeviceBoundVerifier, type PhysicalDeviceLookup } from './device-tokens.
 import { PublicClients } from './public-clients.ts';
 import { tokenRoutes } from './token-routes.ts';
 import { oauthTag } from './token-schemas.ts';
+import { oauthErrorCodes } from './oauth-errors.ts';
+
+/** Its commands of the CLI (src/main.ts). */
+export { oauthCommands } from './oauth-commands.ts';
 
 export interface OAuthServices {
   tokens: TokenService;
@@ -40,6 +44,7 @@ export function createOAuthModule(
   const publicClients = new PublicClients();
   return {
     name: 'oauth',
+    errorCodes: oauthErrorCodes,
     permissions: { area: 'apps' },
     openApiTags: [oauthTag, appsTag],
     services: { tokens, apps, clients, verifier, publicClients },

@@ -1,5 +1,6 @@
 // The storage module's error codes (contract §5.4).
 import { DomainError, conflict, invalid, notFound } from '../../domain/domain-error.ts';
+import type { ErrorCodes } from '../../domain/error-code-list.ts';
 
 const MIB = 1024 * 1024;
 const human = (bytes: number) =>
@@ -64,3 +65,37 @@ export const assetNotScriptSource = () =>
 
 export const unreadableBody = () =>
   invalid('IncompleteBody', 'The request body ended before all of it arrived.');
+
+/** The codes the storage module answers besides the shared ones (src/http/error-codes.ts). */
+export const storageErrorCodes = {
+  AssetInUse: {
+    status: 409,
+    meaning:
+      'The asset is related to items, brands or categories; remove the relations or use force=true.',
+  },
+  AssetNotScriptSource: {
+    status: 403,
+    meaning: "An asset asked for as a script of the tenant's own pages.",
+  },
+  AssetTooLarge: { status: 413, meaning: 'The file is larger than ASSET_MAX_BYTES.' },
+  ContentDoesNotMatchMimeType: {
+    status: 400,
+    meaning: 'The bytes are not of the MIME type given.',
+  },
+  EmptyAsset: { status: 400, meaning: 'The file has no bytes.' },
+  IncompleteBody: { status: 400, meaning: 'The body ended before Content-Length bytes arrived.' },
+  InvalidFileBody: { status: 400, meaning: 'FileBody is not base64.' },
+  InvalidFileName: {
+    status: 400,
+    meaning:
+      'The file name is empty, too long or has slashes, control characters or text-direction marks.',
+  },
+  InvalidMimeType: { status: 400, meaning: 'The MIME type is not type/subtype.' },
+  MissingContentType: { status: 415, meaning: 'An upload without a Content-Type.' },
+  RangeNotSatisfiable: { status: 416, meaning: 'No requested byte range is in the asset.' },
+  UnsupportedImageType: {
+    status: 400,
+    meaning: 'An image type the server cannot check; send it with a non-image MIME type.',
+  },
+  UploadInterrupted: { status: 503, meaning: 'The upload took too long; send it again.' },
+} as const satisfies ErrorCodes;

@@ -1,7 +1,7 @@
 // The storage module: assets in a blob store (DATA_DIR/blobs or S3_URL), their upload and
 // content routes under /management/storage and the tenant's /storage/blobs, and the job that
 // removes unused blobs. It needs no other module; modules that refer to assets (the catalog's
-// asset relations) reach them through its services, passed in by app.ts.
+// asset relations) reach them through its services, passed in by module-wiring.ts.
 import path from 'node:path';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { AssetService } from './asset-service.ts';
@@ -9,6 +9,7 @@ import { assetRoutes, assetsTag } from './asset-routes.ts';
 import { BLOB_GC_QUEUE, BlobCollector } from './blob-collector.ts';
 import { DiskBlobStore, type BlobStore } from './blob-store.ts';
 import { S3BlobStore } from './s3-blob-store.ts';
+import { storageErrorCodes } from './storage-errors.ts';
 
 export interface StorageServices {
   store: BlobStore;
@@ -25,6 +26,7 @@ export function createStorageModule(context: ModuleContext): AppModule<StorageSe
   const collector = new BlobCollector(database, store);
   return {
     name: 'storage',
+    errorCodes: storageErrorCodes,
     permissions: { area: 'storage' },
     openApiTags: [assetsTag],
     services: { store, assets, collector },

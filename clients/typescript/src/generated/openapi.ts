@@ -2359,7 +2359,27 @@ export interface components {
        */
       IdentifierTick: number;
       FriendlyDescription: string;
-      /** @description Stable machine-readable error code. */
+      /**
+       * @description Stable machine-readable error code (docs/api.md, "Error codes", says what each means). By status:
+       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
+       *     401: InvalidSubscriptionKey, InvalidToken
+       *     403: AssetNotScriptSource, IdentityTokenRequired, InsufficientPermission, InsufficientScope
+       *     404: EndpointNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
+       *     406: UnsupportedApiVersion
+       *     408: RequestTimeout
+       *     409: AlreadyGrouped, AlreadyMember, AssetInUse, AssetTypeMismatch, AttributeTypeInUse, BrandInUse, CategoryCycle, CategoryHasChildren, CategoryHasItems, CategoryInUse, Conflict, DeviceTypeInUse, DuplicateAssetRelation, DuplicateAttributeType, DuplicateBrandName, DuplicateCategoryName, DuplicateDeviceId, DuplicateInvitation, DuplicateItemTagMapping, DuplicateMetadataKey, DuplicatePhysicalDeviceId, DuplicatePriceType, DuplicateSku, DuplicateTagName, DuplicateUsername, EventNoLongerKept, IdempotencyKeyInUse, ImportEnded, InUse, InvitationExpired, IsDefaultItem, LastOwner, NotADefaultItem, NotAVariant, PredefinedApp, PredefinedAppType, PriceTypeInUse, ServiceNameTaken, StoreHasPhysicalDevices, TagInUse
+       *     412: PreconditionFailed
+       *     413: AssetTooLarge, PayloadTooLarge
+       *     414: UrlTooLong
+       *     415: MissingContentType, MissingImportFile, UnsupportedContentEncoding, UnsupportedMediaType
+       *     416: RangeNotSatisfiable
+       *     417: ExpectationFailed
+       *     422: IdempotencyKeyReused
+       *     429: RateLimitExceeded, RateLimited
+       *     431: HeadersTooLarge
+       *     500: InternalError
+       *     503: ConsoleNotBuilt, DatabaseUnavailable, ShuttingDown, UploadInterrupted
+       */
       Code: string;
       /** @description Only on validation failures; at most 100 (ErrorsOmitted counts the rest). */
       Errors?: {
