@@ -10,7 +10,7 @@
 // go in before the items (the foreign keys are deferrable and checked at commit), so that the
 // child tables' triggers find no item to rebuild (or send an event for) yet, and the items' insert
 // builds the chunk's documents and facet arrays from them in the same statement, which the items'
-// trigger keeps (migration 0160).
+// trigger keeps (items_build_document, ../sql/010-item-documents.sql).
 import type { RawSql } from '../../../db/database.ts';
 import { deferConstraints } from '../../../db/deferred-constraints.ts';
 import {
@@ -19,6 +19,7 @@ import {
   type FindAssets,
   type ImportProblem,
 } from './import-assets.ts';
+import { fieldValue, ITEM_COLUMNS, ITEM_FIELDS, type ItemFieldName } from '../items/item-fields.ts';
 import { isItem, type AnyRecord } from './import-record-check.ts';
 import { settleReferenceRecords } from './import-reference-records.ts';
 import { ChunkReferences, type ReferenceSet } from './import-references.ts';
@@ -57,6 +58,13 @@ interface Resolved {
   attributes: { typeId: number; value: string }[];
   tagIds: number[];
   assets: Omit<AssetRelation, 'entityId'>[];
+}
+
+/** An imported item's own field: its category and brand as the chunk resolved their names. */
+function importedValue(g: Resolved, wire: ItemFieldName): unknown {
+  if (wire === 'CategoryId') return g.categoryId;
+  if (wire === 'BrandId') return g.brandId;
+  return (g.record as Partial<Record<ItemFieldName, unknown>>)[wire];
 }
 
 const fail = (row: ChunkRow, field: string, message: string) =>
@@ -259,7 +267,7 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
 
   const col = <T>(f: (g: Resolved) => T) => good.map(f);
   // The documents and facet arrays are built here for the whole chunk (the trigger keeps them,
-  // see migration 0160): one statement joins the chunk's items to their children, instead of the
+  // see items_build_document): one statement joins the chunk's items to their children, instead of the
   // trigger running its lookups and JSON build as a separate query for every row.
   // jit off: the lateral lookups' estimated cost crosses jit_above_cost on PostgreSQL, and
   // compiling the plan took longer (40-50 ms) than running it. Both settings are put back after.
@@ -268,23 +276,19 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
             set_config('omni.item_documents_given', 'on', true), set_config('jit', 'off', true)`,
   );
   await sql.query(
-    `insert into items (tenant_id, id, sku, rfid, uuid, name, title, model, short_description, long_description,
-                        item_status_id, category_id, brand_id, default_item_id, in_stock, public_web_link, rating,
+    `insert into items (tenant_id, id, ${ITEM_COLUMNS}, default_item_id,
                         date_added, date_modified, document,
                         facet_tag_ids, facet_value_ids, facet_price_type_ids, facet_prices)
-     select $1, n.id, n.sku, n.rfid, n.uuid, n.name, n.title, n.model, n.short_description, n.long_description,
-            n.item_status_id, n.category_id, n.brand_id, n.default_item_id, n.in_stock, n.public_web_link, n.rating,
+     select $1, n.id, ${ITEM_FIELDS.map((f) => `n.${f.column}`).join(', ')}, n.default_item_id,
             now(), now(),
             item_document_text(n.id, n.sku, n.rfid, n.uuid, n.name, n.title, n.model, n.short_description,
               n.long_description, n.item_status_id, n.category_id, n.brand_id, n.default_item_id, n.in_stock,
               n.public_web_link, n.rating, 0, now(), now(),
               coalesce(p.json, ''), coalesce(a.json, ''), coalesce(g.json, '')),
             coalesce(g.ids, '{}'), coalesce(a.ids, '{}'), coalesce(p.type_ids, '{}'), coalesce(p.pays, '{}')
-       from unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                   $9::text[], $10::text[], $11::smallint[], $12::int[], $13::int[], $14::int[],
-                   $15::boolean[], $16::text[], $17::numeric(4,2)[])
-            as n(id, sku, rfid, uuid, name, title, model, short_description, long_description, item_status_id,
-                 category_id, brand_id, default_item_id, in_stock, public_web_link, rating)
+       from unnest($2::int[], ${ITEM_FIELDS.map((f, i) => `$${i + 3}::${f.type}[]`).join(', ')},
+                   $${ITEM_FIELDS.length + 3}::int[])
+            as n(id, ${ITEM_COLUMNS}, default_item_id)
        -- Per item, by the child tables' keys (tenant_id, item_id, …): a plan that groups the
        -- tenant's whole child table is what the planner picks otherwise, slower as it grows.
        cross join lateral (
@@ -309,21 +313,8 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
     [
       tenantId,
       col((g) => g.row.itemId),
-      col((g) => g.record.SKU ?? null),
-      col((g) => g.record.RFID ?? null),
-      col((g) => g.record.UUID ?? null),
-      col((g) => g.record.Name ?? null),
-      col((g) => g.record.Title),
-      col((g) => g.record.Model ?? null),
-      col((g) => g.record.ShortDescription ?? null),
-      col((g) => g.record.LongDescription ?? null),
-      col((g) => g.record.ItemStatusId ?? 1),
-      col((g) => g.categoryId),
-      col((g) => g.brandId),
+      ...ITEM_FIELDS.map((field) => col((g) => fieldValue(field, importedValue(g, field.wire)))),
       col((g) => defaults.get(g.row.itemId!) ?? null),
-      col((g) => g.record.InStock ?? false),
-      col((g) => g.record.PublicWebLink ?? null),
-      col((g) => g.record.Rating ?? null),
     ],
   );
   await sql.query(

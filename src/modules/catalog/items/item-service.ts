@@ -9,6 +9,14 @@ import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
 import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import {
+  fieldValue,
+  ITEM_COLUMNS,
+  ITEM_COLUMNS_AS_FIELDS,
+  ITEM_FIELDS,
+  type ItemFieldName,
+  type ItemFieldValues,
+} from './item-fields.ts';
 import { ITEM_BY_ID } from './item-queries.ts';
 import { ItemPageAnchors } from './item-page-anchors.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
@@ -28,54 +36,29 @@ export type ItemPageJson = string;
 const pageJson = (results: string | undefined, total: number): ItemPageJson =>
   `{"Results":${results ?? '[]'},"TotalCount":${total}}`;
 
-interface Scalars {
-  sku: string | null;
-  rfid: string | null;
-  uuid: string | null;
-  name: string | null;
-  title: string;
-  model: string | null;
-  shortDescription: string | null;
-  longDescription: string | null;
-  itemStatusId: number;
-  categoryId: number | null;
-  brandId: number | null;
-  inStock: boolean;
-  publicWebLink: string | null;
-  rating: number | null;
-}
-
-const SCALAR_FIELDS: Record<keyof Scalars, keyof ItemPatch> = {
-  sku: 'SKU',
-  rfid: 'RFID',
-  uuid: 'UUID',
-  name: 'Name',
-  title: 'Title',
-  model: 'Model',
-  shortDescription: 'ShortDescription',
-  longDescription: 'LongDescription',
-  itemStatusId: 'ItemStatusId',
-  categoryId: 'CategoryId',
-  brandId: 'BrandId',
-  inStock: 'InStock',
-  publicWebLink: 'PublicWebLink',
-  rating: 'Rating',
-};
-
-const DEFAULTS: Partial<Scalars> = { itemStatusId: 1, inStock: false };
-
-function scalarsOf(body: ItemPatch, current: Scalars | undefined): Scalars {
-  const next = {} as Record<keyof Scalars, unknown>;
-  for (const [column, field] of Object.entries(SCALAR_FIELDS) as [
-    keyof Scalars,
-    keyof ItemPatch,
-  ][]) {
-    if (current && !(field in body)) next[column] = current[column];
-    else next[column] = body[field] ?? DEFAULTS[column] ?? null;
+/** The item's own fields of a write: PATCH keeps the current value of a field it does not give. */
+function fieldsOf(body: ItemPatch, current: ItemFieldValues | undefined): ItemFieldValues {
+  const next = {} as Record<ItemFieldName, unknown>;
+  for (const field of ITEM_FIELDS) {
+    next[field.wire] =
+      current && !(field.wire in body) ? current[field.wire] : fieldValue(field, body[field.wire]);
   }
-  if (next.title === null) throw invalidField('Title', 'is required');
-  return next as unknown as Scalars;
+  if (next.Title === null) throw invalidField('Title', 'is required');
+  return next as ItemFieldValues;
 }
+
+/** The fields' values in ITEM_FIELDS's order, as statement parameters. */
+const valuesOf = (fields: ItemFieldValues): unknown[] => ITEM_FIELDS.map((f) => fields[f.wire]);
+
+const INSERT_ITEM = `insert into items (tenant_id, ${ITEM_COLUMNS})
+  values ($1, ${ITEM_FIELDS.map((_, i) => `$${i + 2}`).join(', ')}) returning id`;
+
+const UPDATE_ITEM = `update items set ${ITEM_FIELDS.map((f, i) => `${f.column} = $${i + 3}`).join(', ')},
+         version = version + 1, date_modified = now()
+  where tenant_id = $1 and id = $2`;
+
+const LOCK_ITEM = `select ${ITEM_COLUMNS_AS_FIELDS}, default_item_id as "defaultItemId", version
+  from items where tenant_id = $1 and id = $2 for update`;
 
 export class ItemService {
   private readonly db: DatabaseHandle;
@@ -90,7 +73,7 @@ export class ItemService {
     this.pages = new ItemPageAnchors(db);
   }
 
-  /** Whether the row exists (the storage module relates assets to it). */
+  /** Whether the item exists (the catalog's asset relations check it before relating an asset). */
   async exists(tenantId: number, id: number): Promise<boolean> {
     const rows = await this.db.query('select 1 from items where tenant_id = $1 and id = $2', [
       tenantId,
@@ -111,15 +94,10 @@ export class ItemService {
   }
 
   async create(tenantId: number, body: ItemBody): Promise<ItemJson> {
-    const scalars = scalarsOf(body, undefined);
+    const fields = fieldsOf(body, undefined);
     return this.write(async (sql) => {
-      await this.checkReferences(sql, tenantId, scalars);
-      const [row] = await sql.query<{ id: number }>(
-        `insert into items (tenant_id, sku, rfid, uuid, name, title, model, short_description, long_description,
-                            item_status_id, category_id, brand_id, in_stock, public_web_link, rating)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id`,
-        [tenantId, ...this.values(scalars)],
-      );
+      await this.checkReferences(sql, tenantId, fields);
+      const [row] = await sql.query<{ id: number }>(INSERT_ITEM, [tenantId, ...valuesOf(fields)]);
       const id = row!.id;
       await this.writeCollections(sql, tenantId, id, body);
       if (body.DefaultItemId !== undefined) {
@@ -145,15 +123,9 @@ export class ItemService {
     assertBodyIdMatches(body.Id, id);
     return this.write(async (sql) => {
       const current = await this.lock(sql, tenantId, id, checkVersion);
-      const scalars = scalarsOf(body, partial ? current : undefined);
-      await this.checkReferences(sql, tenantId, scalars);
-      await sql.query(
-        `update items set sku = $3, rfid = $4, uuid = $5, name = $6, title = $7, model = $8, short_description = $9,
-                          long_description = $10, item_status_id = $11, category_id = $12, brand_id = $13, in_stock = $14,
-                          public_web_link = $15, rating = $16, version = version + 1, date_modified = now()
-          where tenant_id = $1 and id = $2`,
-        [tenantId, id, ...this.values(scalars)],
-      );
+      const fields = fieldsOf(body, partial ? current : undefined);
+      await this.checkReferences(sql, tenantId, fields);
+      await sql.query(UPDATE_ITEM, [tenantId, id, ...valuesOf(fields)]);
       await this.writeCollections(sql, tenantId, id, body);
       if (body.DefaultItemId !== undefined)
         await this.variants.assign(sql, tenantId, id, body.DefaultItemId);
@@ -212,25 +184,6 @@ export class ItemService {
     });
   }
 
-  private values(s: Scalars): unknown[] {
-    return [
-      s.sku,
-      s.rfid,
-      s.uuid,
-      s.name,
-      s.title,
-      s.model,
-      s.shortDescription,
-      s.longDescription,
-      s.itemStatusId,
-      s.categoryId,
-      s.brandId,
-      s.inStock,
-      s.publicWebLink,
-      s.rating,
-    ];
-  }
-
   private write<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
     return translatingConstraints(() => this.db.rawTransaction(fn), {
       unique: () => catalogErrors.duplicateSku(),
@@ -242,14 +195,10 @@ export class ItemService {
     tenantId: number,
     id: number,
     checkVersion: VersionCheck,
-  ): Promise<Scalars & { defaultItemId: number | null }> {
-    const [row] = await sql.query<Scalars & { defaultItemId: number | null; version: number }>(
-      `select sku, rfid, uuid, name, title, model, short_description as "shortDescription", long_description as "longDescription",
-              item_status_id as "itemStatusId", category_id as "categoryId", brand_id as "brandId", in_stock as "inStock",
-              public_web_link as "publicWebLink", rating::float8 as rating, default_item_id as "defaultItemId", version
-         from items where tenant_id = $1 and id = $2 for update`,
-      [tenantId, id],
-    );
+  ): Promise<ItemFieldValues & { defaultItemId: number | null }> {
+    const [row] = await sql.query<
+      ItemFieldValues & { defaultItemId: number | null; version: number }
+    >(LOCK_ITEM, [tenantId, id]);
     if (!row) throw catalogErrors.itemNotFound(id);
     checkVersion(row.version);
     return row;
@@ -272,15 +221,15 @@ export class ItemService {
     if (updated.length === 0) throw catalogErrors.itemNotFound(id);
   }
 
-  private async checkReferences(sql: RawSql, tenantId: number, s: Scalars): Promise<void> {
+  private async checkReferences(sql: RawSql, tenantId: number, s: ItemFieldValues): Promise<void> {
     const [refs] = await sql.query<{ category: boolean; brand: boolean }>(
       `select ($2::int is null or exists (select 1 from categories where tenant_id = $1 and id = $2)) as category,
               ($3::int is null or exists (select 1 from brands where tenant_id = $1 and id = $3)) as brand`,
-      [tenantId, s.categoryId, s.brandId],
+      [tenantId, s.CategoryId, s.BrandId],
     );
     if (!refs?.category)
-      throw catalogErrors.unknownReference('CategoryId', `category ${s.categoryId}`);
-    if (!refs.brand) throw catalogErrors.unknownReference('BrandId', `brand ${s.brandId}`);
+      throw catalogErrors.unknownReference('CategoryId', `category ${s.CategoryId}`);
+    if (!refs.brand) throw catalogErrors.unknownReference('BrandId', `brand ${s.BrandId}`);
   }
 
   private async writeCollections(
