@@ -36,7 +36,7 @@ export class BrandService {
     return fetchVersioned(this.db, TABLE, tenantId, id);
   }
 
-  /** Whether the brand exists (other modules relate things to brands). */
+  /** Whether the brand exists (the catalog's asset relations check it before relating an asset). */
   async exists(tenantId: number, id: number): Promise<boolean> {
     const rows = await this.db.query('select 1 from brands where tenant_id = $1 and id = $2', [
       tenantId,

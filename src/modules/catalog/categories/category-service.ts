@@ -51,7 +51,7 @@ export class CategoryService {
     return versioned(row);
   }
 
-  /** Whether the category exists (other modules relate things to categories). */
+  /** Whether the category exists (the catalog's asset relations check it before relating an asset). */
   async exists(tenantId: number, id: number): Promise<boolean> {
     const rows = await this.db.query('select 1 from categories where tenant_id = $1 and id = $2', [
       tenantId,
