@@ -23,16 +23,20 @@ const LEGACY_DIR = path.join(import.meta.dirname, 'fixtures/migrations-before-mo
 
 let legacy: DatabaseHandle;
 let partial: DatabaseHandle;
+let beforeSqlCode: DatabaseHandle;
 let fresh: TestDatabase;
 
 beforeAll(async () => {
-  [legacy, partial, fresh] = await Promise.all([
+  [legacy, partial, beforeSqlCode, fresh] = await Promise.all([
+    openEmptyDatabase(),
     openEmptyDatabase(),
     openEmptyDatabase(),
     openTestDatabase(),
   ]);
 });
-afterAll(() => Promise.all([legacy.close(), partial.close(), fresh.handle.close()]));
+afterAll(() =>
+  Promise.all([legacy.close(), partial.close(), beforeSqlCode.close(), fresh.handle.close()]),
+);
 
 /**
  * Every row of every table (schema_migrations aside), each table's rows in a fixed order. With
@@ -200,6 +204,38 @@ describe('migrate() on a database migrated part of the way before module migrati
       expect(applied).not.toContain('0019_notification_outbox_tenant_keys');
       expect(applied.every((version) => version >= '0020')).toBe(true);
       expect(await schemaSnapshot(partial)).toEqual(await schemaSnapshot(fresh.handle));
+    },
+    MIGRATING_TIMEOUT,
+  );
+});
+
+/** The first migration of the change that took functions and triggers out of migrations. */
+const FIRST_WITH_SQL_CODE = '0280_sequence_defaults';
+
+describe('migrate() on a database built before SQL code files (functions and triggers as code)', () => {
+  it(
+    "replaces the migrations' functions with the code files', keeps every row, and ends with the fresh schema",
+    async () => {
+      // What the released server left: its migrations ran, the functions and triggers are the
+      // copies those migrations made, and no code file was ever applied.
+      const released = (await bundledMigrations()).filter((m) => m.version < FIRST_WITH_SQL_CODE);
+      await migrate(beforeSqlCode, released);
+      const [{ codeFiles }] = (await beforeSqlCode.query<{ codeFiles: string | null }>(
+        `select to_regclass('sql_code_files')::text as "codeFiles"`,
+      )) as [{ codeFiles: string | null }];
+      expect(codeFiles).toBeNull();
+      await insertRepresentativeData(beforeSqlCode);
+      const rowsBefore = await rowsOfEveryTable(beforeSqlCode);
+
+      await migrate(beforeSqlCode, await bundledMigrations());
+      expect(await schemaSnapshot(beforeSqlCode)).toEqual(await schemaSnapshot(fresh.handle));
+      expect(await rowsOfEveryTable(beforeSqlCode, rowsBefore)).toEqual(rowsBefore);
+      // Every code file is recorded as applied: the next start touches nothing.
+      const applied = await beforeSqlCode.query<{ name: string }>(
+        'select name from sql_code_files order by name',
+      );
+      expect(applied.length).toBeGreaterThan(5);
+      expect(await migrate(beforeSqlCode, await bundledMigrations())).toEqual([]);
     },
     MIGRATING_TIMEOUT,
   );
