@@ -46,8 +46,6 @@ export interface CatalogServices {
 }
 
 export type { CatalogAssets } from './catalog-assets.ts';
-/** An import's progress, as the CLI's progress bar shows it. */
-export type { ImportJob } from './imports/import-schemas.ts';
 
 /** What the catalog needs of other modules (passed in by module-wiring.ts). */
 export interface CatalogNeeds {
