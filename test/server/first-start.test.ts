@@ -172,6 +172,13 @@ describe.skipIf(source.engine === 'pglite')(
           'select array_agg(name) as names from tenants',
         );
         expect(tenants!.names).toEqual(['demo']);
+        // Each instance knew before it listened whether it made the tenant; the one that did
+        // prints the credentials after it listens (and one more query): wait for their last line.
+        await Promise.any(
+          [first, second].map(({ server }) =>
+            server.waitForLine((line) => line.trim().startsWith('TOKEN=$(curl'), 30_000),
+          ),
+        );
         const announced = [first, second].filter(({ server }) =>
           server.lines.some((line) => line.includes('Created tenant "demo"')),
         );
