@@ -13,9 +13,16 @@
 #   scripts/citus-cluster.sh stop
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-citus=${CITUS_DIR:-$here/../../shared/citus}
+# The kit: CITUS_DIR, else ../shared/citus beside the checkout, else the workplace's own copy
+# (/work/shared/citus), which a clone made elsewhere (a CI checkout) finds there.
+citus=${CITUS_DIR:-}
+if [ -z "$citus" ]; then
+  for candidate in "$here/../../shared/citus" /work/shared/citus; do
+    [ -f "$candidate/cluster.sh" ] && { citus=$candidate; break; }
+  done
+fi
 base=${CITUS_PORT:-5440}
-[ -x "$citus/cluster.sh" ] || [ -f "$citus/cluster.sh" ] || { echo "no Citus kit at $citus (set CITUS_DIR)" >&2; exit 2; }
+[ -n "$citus" ] && [ -f "$citus/cluster.sh" ] || { echo "no Citus kit at ../shared/citus or /work/shared/citus (set CITUS_DIR)" >&2; exit 2; }
 case "${1:-}" in
   start)
     bash "$citus/install.sh"

@@ -3,6 +3,7 @@
 // the value does not fit.
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.ts';
+import { severalHostsOf } from '../db/primary-hosts.ts';
 
 const HOST_NAME_PATTERN =
   /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -53,9 +54,17 @@ export function oneOf<T extends string>(
 export function postgresUrl(env: Env, name: string): string | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
+  // Several hosts (`h1:5432,h2:5433`, a failover pair) are libpq's form, not a WHATWG URL's:
+  // checked as the URL of the first of them, with every host's port checked too.
+  let oneHost: string;
+  try {
+    oneHost = severalHostsOf(raw)?.oneHostUrl ?? raw;
+  } catch (error) {
+    throw new ConfigError(name, `names a host badly: ${(error as Error).message}`, raw);
+  }
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(oneHost);
   } catch {
     throw new ConfigError(name, 'must be a postgres:// URL', raw);
   }

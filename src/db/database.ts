@@ -2,6 +2,7 @@
 // DATABASE_URL is set. Both speak the same SQL, so modules never ask which one they got.
 import pg from 'pg';
 import { from as copyStreamFrom } from 'pg-copy-streams';
+import { primaryFollowingOptions } from './primary-hosts.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -67,6 +68,12 @@ function rawSqlOf(pool: pg.Pool): RawSql {
  */
 const CONNECTION_OPTIONS = '-c jit=off';
 
+/** The connection settings of a pool made from settings rather than a URL (several hosts). */
+function connectionOf(options: pg.PoolOptions): pg.ClientConfig {
+  const { host, port, user, password, database, ssl } = options;
+  return { host, port, user, password, database, ssl };
+}
+
 export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
   // Opened on first use, with the same connection settings as the main pool.
   let asyncPool: pg.Pool | undefined;
@@ -74,7 +81,9 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
   const openAsyncPool = (): RawSql => {
     const options = pool.options;
     asyncPool = new pg.Pool({
-      connectionString: options.connectionString ?? url,
+      ...(options.Client === undefined || options.Client === pg.Client
+        ? { connectionString: options.connectionString ?? url }
+        : { ...connectionOf(options), Client: options.Client }),
       max: ASYNC_COMMIT_POOL_SIZE,
       ...(options.connectionTimeoutMillis
         ? { connectionTimeoutMillis: options.connectionTimeoutMillis }
@@ -180,8 +189,13 @@ export interface OpenOptions {
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    // Several hosts (a failover pair): connections go to the one that takes writes.
+    const following = primaryFollowingOptions(options.databaseUrl);
+    if (following) await following.locator.find(CONNECT_TIMEOUT_MS * 2);
     const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
+      ...(following
+        ? { ...following.connection, Client: following.Client }
+        : { connectionString: options.databaseUrl }),
       max: options.poolSize ?? 10,
       // While the database is unreachable a request fails (503) instead of waiting forever.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,

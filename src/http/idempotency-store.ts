@@ -5,6 +5,7 @@
 // never waits for the request it guards.
 import { randomUUID } from 'node:crypto';
 import type { RawSql } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../db/connection-loss.ts';
 
 /** Whose keys: an app (a token's ApplicationId) or a console member (a member token's member). */
 export interface KeyOwner {
@@ -113,9 +114,23 @@ const statementName = (kind: KeyOwner['kind'], statement: string) =>
 /** A row that vanishes between a refused claim and its read (released, expired) is claimed again. */
 const CLAIM_ATTEMPTS = 3;
 
+/** How many unreleased claims a server remembers (a few per request that failed in an outage). */
+const MAX_UNRELEASED = 10_000;
+
+/** One key of one owner in one tenant, as a map key. */
+const scopeOf = (tenantId: number, owner: KeyOwner, key: string) =>
+  `${tenantId}\u0000${owner.kind}\u0000${owner.id}\u0000${key}`;
+
 export class IdempotencyStore {
   private readonly sql: RawSql;
   private readonly settings: IdempotencySettings;
+  /**
+   * Claims this server could not release because the database was unreachable (a request that
+   * failed 503 during an outage or a failover): the retry of that request under the same key
+   * releases its claim first and runs, instead of being told the key is in use until the
+   * lease ends.
+   */
+  private readonly unreleased = new Map<string, KeyClaim>();
 
   constructor(sql: RawSql, settings: IdempotencySettings) {
     this.sql = sql;
@@ -131,6 +146,8 @@ export class IdempotencyStore {
   ): Promise<ClaimOutcome> {
     const sql = STATEMENTS[owner.kind];
     const scope = [tenantId, owner.id, key];
+    const left = this.unreleased.get(scopeOf(tenantId, owner, key));
+    if (left) await this.release(left);
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const claim = randomUUID();
       const claimed = await this.sql.prepared(statementName(owner.kind, 'claim'), sql.claim, [
@@ -178,12 +195,24 @@ export class IdempotencyStore {
   /** Frees the key without an answer: the next request under it runs afresh. */
   async release(claim: KeyClaim): Promise<void> {
     const { kind } = claim.owner;
-    await this.sql.prepared(statementName(kind, 'release'), STATEMENTS[kind].release, [
-      claim.tenantId,
-      claim.owner.id,
-      claim.key,
-      claim.claim,
-    ]);
+    const scope = scopeOf(claim.tenantId, claim.owner, claim.key);
+    try {
+      await this.sql.prepared(statementName(kind, 'release'), STATEMENTS[kind].release, [
+        claim.tenantId,
+        claim.owner.id,
+        claim.key,
+        claim.claim,
+      ]);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) {
+        this.unreleased.set(scope, claim);
+        // A client that never retries leaves its claim to the lease: the oldest are forgotten.
+        if (this.unreleased.size > MAX_UNRELEASED)
+          this.unreleased.delete(this.unreleased.keys().next().value!);
+      }
+      throw error;
+    }
+    if (this.unreleased.get(scope) === claim) this.unreleased.delete(scope);
   }
 
   /** Deletes the keys past their expiry (apps' and members'), in batches; answers how many went. */

@@ -7,6 +7,7 @@ import type { DatabaseHandle, RawSql } from '../db/database.ts';
 import { JOB_SCHEMA } from './job-schema.ts';
 import { JobRuns, type JobRun, type JobRunsOptions } from './job-runs.ts';
 import { bossDb } from './pglite-boss-adapter.ts';
+import { severalHostsOf } from '../db/primary-hosts.ts';
 
 export interface QueueDefinition<Data extends object> {
   name: string;
@@ -74,15 +75,17 @@ export class JobQueue {
       supervise: true,
       maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds,
     };
-    const boss =
-      this.database.engine === 'postgres'
-        ? new PgBoss({
-            ...common,
-            connectionString: this.database.url,
-            max: 4,
-            application_name: 'omni-jobs',
-          })
-        : new PgBoss({ ...common, db: bossDb(this.database) });
+    // pg-boss opens its own pool from one host's URL; with several hosts (a failover pair) it
+    // goes through the server's pool instead, which follows the primary.
+    const ownPool = this.database.engine === 'postgres' && !severalHostsOf(this.database.url ?? '');
+    const boss = ownPool
+      ? new PgBoss({
+          ...common,
+          connectionString: this.database.url,
+          max: 4,
+          application_name: 'omni-jobs',
+        })
+      : new PgBoss({ ...common, db: bossDb(this.database) });
     boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
     await boss.start();
     await this.createQueues(boss);
