@@ -107,6 +107,14 @@ export class PrimaryLocator {
   }
 }
 
+/** Whether the connected host takes writes (libpq's target_session_attrs=read-write test). */
+async function writable(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query<{ readOnly: string }>(
+    `select current_setting('transaction_read_only') as "readOnly"`,
+  );
+  return rows[0]?.readOnly === 'off';
+}
+
 async function takesWrites(connection: pg.ClientConfig, { host, port }: DatabaseHost) {
   const client = new pg.Client({
     ...connection,
@@ -117,10 +125,7 @@ async function takesWrites(connection: pg.ClientConfig, { host, port }: Database
   client.on('error', () => {});
   try {
     await client.connect();
-    const { rows } = await client.query<{ readOnly: string }>(
-      `select current_setting('transaction_read_only') as "readOnly"`,
-    );
-    return rows[0]?.readOnly === 'off';
+    return await writable(client);
   } catch {
     return false;
   } finally {
@@ -167,10 +172,7 @@ export function primaryClient(locator: PrimaryLocator): typeof pg.Client {
         void locator.find();
         throw error;
       }
-      const { rows } = await super.query<{ readOnly: string }>(
-        `select current_setting('transaction_read_only') as "readOnly"`,
-      );
-      if (rows[0]?.readOnly !== 'off') {
+      if (!(await writable(this))) {
         void locator.find();
         await this.end().catch(() => {});
         throw new NotPrimaryError(
