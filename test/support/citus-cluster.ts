@@ -103,9 +103,27 @@ export async function enableCitus(
       coordinator.hostname,
       Number(coordinator.port || 5432),
     ]);
-    for (const worker of workers)
-      await client.query('select citus_add_node($1, $2)', [worker.host, worker.port]);
+    for (const worker of workers) await addNode(client, worker);
   });
+}
+
+/**
+ * citus_add_node, tried again when the coordinator could not reach the worker: on a loaded
+ * two-core host a new database's first connection to a worker has failed once in a CI run
+ * ("failure on connection marked as essential"). Adding a node is one transaction on the
+ * coordinator and adding one already there returns its id, so a retry is safe.
+ */
+async function addNode(client: pg.Client, worker: ClusterNode): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query('select citus_add_node($1, $2)', [worker.host, worker.port]);
+      return;
+    } catch (error) {
+      const unreachable = error instanceof Error && /failure on connection/i.test(error.message);
+      if (!unreachable || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, attempt * 1000));
+    }
+  }
 }
 
 /**
