@@ -7,6 +7,7 @@ import type { DatabaseHandle, RawSql } from '../db/database.ts';
 import { JOB_SCHEMA } from './job-schema.ts';
 import { JobRuns, type JobRun, type JobRunsOptions } from './job-runs.ts';
 import { bossDb } from './pglite-boss-adapter.ts';
+import { keepJobEndingsFromEndingTheProcess } from './worker-job-endings.ts';
 import { severalHostsOf } from '../db/primary-hosts.ts';
 
 export interface QueueDefinition<Data extends object> {
@@ -68,6 +69,12 @@ export class JobQueue {
 
   async start(log: FastifyBaseLogger): Promise<void> {
     this.log = log;
+    keepJobEndingsFromEndingTheProcess((ending, error) =>
+      log.warn(
+        { err: error, ending },
+        'a job ended while the database was unreachable; it stays active and runs again after it expires',
+      ),
+    );
     const common = {
       schema: JOB_SCHEMA,
       migrate: true,

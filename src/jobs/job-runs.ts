@@ -6,6 +6,7 @@
 // started again by itself. The count lives in the database, so it survives restarts and is the
 // same for every instance (docs/reliability.md, "Poison jobs").
 import { randomUUID } from 'node:crypto';
+import { isDatabaseUnavailable } from '../db/connection-loss.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 
 export interface JobRunsOptions {
@@ -116,11 +117,23 @@ export class JobRuns {
       crashes,
       finish: async () => {
         clearInterval(timer);
-        // The run ended without ending its process: the job's crash count starts again.
-        await this.db.query(
-          'delete from job_runs where queue = $1 and job_key = $2 and run_token = $3',
-          [queue, key, token],
-        );
+        // The run ended without ending its process: the job's crash count starts again. A run
+        // that ended because the database went away (a failover) waits for it to come back,
+        // within its record's deadline: a record left behind would count as a crash of the
+        // process, and its job, sent again meanwhile, would find it busy.
+        const deadline = Date.now() + heartbeatSeconds * 1000;
+        for (;;) {
+          try {
+            await this.db.query(
+              'delete from job_runs where queue = $1 and job_key = $2 and run_token = $3',
+              [queue, key, token],
+            );
+            return;
+          } catch (error) {
+            if (!isDatabaseUnavailable(error) || Date.now() >= deadline) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+          }
+        }
       },
     };
   }
