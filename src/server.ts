@@ -21,6 +21,11 @@ export async function serve(config: Config): Promise<void> {
   const built: { app?: FastifyInstance } = {};
   const database = await openDatabase({
     ...config,
+    onCommitOutcome: (outcome) => {
+      const message = `a commit's answer was lost with the database primary: ${outcome.status}${outcome.status === 'committed' ? ', answered as done' : ', answered 503'}`;
+      if (built.app) built.app.log.warn(outcome, message);
+      else console.error(message);
+    },
     onBackgroundError: (error, what) => {
       if (what === 'pool') {
         if (built.app) built.app.log.error({ err: error }, 'an idle database connection failed');

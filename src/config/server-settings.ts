@@ -23,6 +23,8 @@ export interface ServerSettings {
   defaultTenant: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** On a failover pair, how long a commit whose answer was lost waits to learn its outcome. */
+  commitOutcomeWaitSeconds: number;
   logLevel: LogLevel;
   /** Scheme and port that clients use to reach this server; they make each tenant's base URL. */
   publicScheme: 'http' | 'https';
@@ -101,6 +103,7 @@ export function serverSettings(env: Env): ServerSettings {
     defaultTenant,
     dataDir: read(env, 'DATA_DIR') ?? './data',
     databaseUrl: postgresUrl(env, 'DATABASE_URL'),
+    commitOutcomeWaitSeconds: integer(env, 'DATABASE_COMMIT_OUTCOME_WAIT_SECONDS', 20, 0, 300),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     publicScheme: oneOf(env, 'PUBLIC_SCHEME', ['http', 'https'] as const, 'http'),
     publicPort: integer(env, 'PUBLIC_PORT', port, 1, 65535),

@@ -2,6 +2,8 @@
 // DATABASE_URL is set. Both speak the same SQL, so modules never ask which one they got.
 import pg from 'pg';
 import { from as copyStreamFrom } from 'pg-copy-streams';
+import { CommitOutcomes, type CommitOutcome } from './commit-outcomes.ts';
+import { isDatabaseUnavailable } from './connection-loss.ts';
 import { primaryFollowingOptions } from './primary-hosts.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -74,7 +76,14 @@ function connectionOf(options: pg.PoolOptions): pg.ClientConfig {
   return { host, port, user, password, database, ssl };
 }
 
-export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
+/**
+ * On a failover pair, a statement that writes is run in a transaction of its own, so that a lost
+ * COMMIT answer can be settled (commit-outcomes.ts); a read runs as it is.
+ */
+const WRITING_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
+
+/** `outcomes`: on a failover pair, what settles a commit whose answer was lost (commit-outcomes.ts). */
+export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes): DatabaseHandle {
   // Opened on first use, with the same connection settings as the main pool.
   let asyncPool: pg.Pool | undefined;
   let asyncCommit: RawSql | undefined;
@@ -96,6 +105,43 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
     asyncPool.on('connect', (client) => client.on('error', () => {}));
     return rawSqlOf(asyncPool);
   };
+  async function rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let result: T;
+    let committing: string | undefined;
+    try {
+      await client.query('begin');
+      result = await fn({
+        query: async <Row>(text: string, params: unknown[] = []) =>
+          (await client.query(text, params)).rows as Row[],
+        prepared: async <Row>(name: string, text: string, params: unknown[]) =>
+          (await client.query({ name, text, values: params })).rows as Row[],
+        exec: async (script: string) => {
+          await client.query(script);
+        },
+      });
+      committing = await outcomes?.transactionId(client);
+      await client.query('commit');
+    } catch (error) {
+      // A connection that cannot even roll back is broken: it leaves the pool instead of
+      // failing the next transaction that borrows it.
+      const broken = await client.query('rollback').then(
+        () => false,
+        () => true,
+      );
+      client.release(broken);
+      if (await committedDespite(error, committing)) return result!;
+      throw error;
+    }
+    client.release();
+    return result;
+  }
+  /** Whether a transaction whose COMMIT failed (`committing`: its id) committed all the same. */
+  const committedDespite = async (error: unknown, committing: string | undefined) =>
+    committing !== undefined &&
+    outcomes !== undefined &&
+    isDatabaseUnavailable(error) &&
+    (await outcomes.committed(committing));
   return {
     engine: 'postgres',
     url,
@@ -109,58 +155,50 @@ export function wrapPool(pool: pg.Pool, url?: string): DatabaseHandle {
       return (last?.rows ?? []) as unknown[];
     },
     async query<Row>(text: string, params: unknown[] = []) {
+      if (outcomes && WRITING_STATEMENT.test(text))
+        return rawTransaction((sql) => sql.query<Row>(text, params));
       const result = await pool.query(text, params);
       return result.rows as Row[];
     },
     async prepared<Row>(name: string, text: string, params: unknown[]) {
+      if (outcomes && WRITING_STATEMENT.test(text))
+        return rawTransaction((sql) => sql.prepared<Row>(name, text, params));
       const result = await pool.query({ name, text, values: params });
       return result.rows as Row[];
     },
     async exec(script: string) {
       await pool.query(script);
     },
-    async rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
-      const client = await pool.connect();
-      let result: T;
-      try {
-        await client.query('begin');
-        result = await fn({
-          query: async <Row>(text: string, params: unknown[] = []) =>
-            (await client.query(text, params)).rows as Row[],
-          prepared: async <Row>(name: string, text: string, params: unknown[]) =>
-            (await client.query({ name, text, values: params })).rows as Row[],
-          exec: async (script: string) => {
-            await client.query(script);
-          },
-        });
-        await client.query('commit');
-      } catch (error) {
-        // A connection that cannot even roll back is broken: it leaves the pool instead of
-        // failing the next transaction that borrows it.
-        const broken = await client.query('rollback').then(
-          () => false,
-          () => true,
-        );
-        client.release(broken);
-        throw error;
-      }
-      client.release();
-      return result;
-    },
+    rawTransaction,
     async copyFrom(target: string, data: Uint8Array) {
       const client = await pool.connect();
       let failure: Error | undefined;
+      let committing: string | undefined;
+      let loaded = 0;
       try {
+        // On a failover pair the COPY runs in a transaction of its own making, so that its id
+        // is known before it commits.
+        if (outcomes) {
+          await client.query('begin');
+          await client.query('select pg_current_xact_id()');
+        }
         const stream = client.query(copyStreamFrom(`copy ${target} from stdin (format binary)`));
-        // 'finish' comes after the server's ReadyForQuery, i.e. once the COPY has committed.
+        // 'finish' comes after the server's ReadyForQuery, i.e. once the COPY has committed (or,
+        // in a transaction, once it has run).
         await new Promise<void>((resolve, reject) => {
           stream.on('error', reject);
           stream.on('finish', resolve);
           stream.end(data);
         });
-        return stream.rowCount;
+        loaded = stream.rowCount;
+        if (outcomes) {
+          committing = await outcomes.transactionId(client);
+          await client.query('commit');
+        }
+        return loaded;
       } catch (error) {
         failure = error as Error;
+        if (await committedDespite(error, committing)) return loaded;
         throw error;
       } finally {
         // A connection whose COPY failed half-way is not trusted back into the pool.
@@ -180,6 +218,13 @@ export interface OpenOptions {
   databaseUrl: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /**
+   * On a failover pair: how long a write whose COMMIT lost its answer waits for a primary to say
+   * whether it committed (commit-outcomes.ts); 0 answers it as unavailable at once.
+   */
+  commitOutcomeWaitSeconds?: number;
+  /** Told what became of each commit whose answer was lost (a failover pair only). */
+  onCommitOutcome?: (outcome: CommitOutcome) => void;
   /**
    * Told of failures that no query is waiting for: an idle pooled connection that broke, or the
    * embedded database's lock lost to another process (after which the caller must stop).
@@ -210,7 +255,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // becomes the request's 503, so this listener has nothing to add.
     pool.on('connect', (client) => client.on('error', () => {}));
     await pool.query('select 1');
-    return wrapPool(pool, options.databaseUrl);
+    const outcomes =
+      following && (options.commitOutcomeWaitSeconds ?? 0) > 0
+        ? new CommitOutcomes(pool, options.commitOutcomeWaitSeconds! * 1000, (outcome) =>
+            options.onCommitOutcome?.(outcome),
+          )
+        : undefined;
+    return wrapPool(pool, options.databaseUrl, outcomes);
   }
   // PGlite is loaded only for the embedded database: a server on PostgreSQL keeps its memory.
   const { openEmbeddedDatabase } = await import('./embedded-database.ts');

@@ -1,0 +1,173 @@
+// What settles a COMMIT whose answer was lost on a failover pair (src/db/commit-outcomes.ts): the
+// primary is asked whether the transaction committed. Here on the run's PostgreSQL (and Citus's
+// coordinator): transactions that committed, rolled back, or never existed, and a database that
+// does not answer within the wait. A real lost answer under load is the failover test's
+// (test/reliability/failover.test.ts), which prints how many it met.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CommitOutcomes, type CommitOutcome } from '../../src/db/commit-outcomes.ts';
+import { isDatabaseUnavailable } from '../../src/db/connection-loss.ts';
+import { wrapPool, type DatabaseHandle } from '../../src/db/database.ts';
+import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const onPostgres = inject('testDatabase').engine === 'postgres';
+
+describe.skipIf(!onPostgres)('CommitOutcomes.committed', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  const settled: CommitOutcome[] = [];
+  let outcomes: CommitOutcomes;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    outcomes = new CommitOutcomes(pool, 1_000, (outcome) => settled.push(outcome));
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await database?.handle.close();
+  });
+
+  /** A transaction that wrote, ended with `end`; its id as transactionId read it before. */
+  async function transactionEndedWith(end: 'commit' | 'rollback'): Promise<string> {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('create temporary table if not exists outcome_probe (n int)');
+      await client.query('insert into outcome_probe values (1)');
+      const xid = await outcomes.transactionId(client);
+      await client.query(end);
+      return xid!;
+    } finally {
+      client.release();
+    }
+  }
+
+  it('says committed for a transaction that committed, and tells its listener', async () => {
+    const xid = await transactionEndedWith('commit');
+    expect(await outcomes.committed(xid)).toBe(true);
+    expect(settled.at(-1)).toMatchObject({ xid, status: 'committed' });
+  });
+
+  it('says not committed for one rolled back', async () => {
+    const xid = await transactionEndedWith('rollback');
+    expect(await outcomes.committed(xid)).toBe(false);
+    expect(settled.at(-1)).toMatchObject({ xid, status: 'not committed' });
+  });
+
+  it('says not committed for an id the primary never gave ("in the future")', async () => {
+    const xid = await transactionEndedWith('commit');
+    const future = String(BigInt(xid) + 1_000_000n);
+    expect(await outcomes.committed(future)).toBe(false);
+    expect(settled.at(-1)).toMatchObject({ xid: future, status: 'not committed' });
+  });
+
+  it('reads no id for a transaction that wrote nothing', async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('select 1');
+      expect(await outcomes.transactionId(client)).toBeUndefined();
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+  });
+
+  it('gives up as unknown when no primary answers within the wait', async () => {
+    // A port nothing listens on: every question is refused, as while no node takes writes.
+    const nowhere = new pg.Pool({
+      host: '127.0.0.1',
+      port: 9,
+      user: 'postgres',
+      connectionTimeoutMillis: 500,
+    });
+    nowhere.on('error', () => {});
+    try {
+      const waiting = new CommitOutcomes(nowhere, 600, (outcome) => settled.push(outcome));
+      expect(await waiting.committed('1234')).toBe(false);
+      expect(settled.at(-1)).toMatchObject({ xid: '1234', status: 'unknown' });
+    } finally {
+      await nowhere.end();
+    }
+  });
+});
+
+describe.skipIf(!onPostgres)('a write transaction whose COMMIT answer is lost', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  const settled: CommitOutcome[] = [];
+  /** What the next COMMIT's connection does: its answer lost, or the connection lost before it. */
+  let nextCommit: 'answer lost' | 'connection lost' | 'normal' = 'normal';
+
+  // A client whose socket is cut at the chosen moment of a COMMIT, as a primary killed then
+  // would cut it.
+  class CuttingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const socket = (this as unknown as { connection: { stream: { destroy(): void } } }).connection
+        .stream;
+      if (args[0] === 'commit' && nextCommit === 'connection lost') {
+        nextCommit = 'normal';
+        socket.destroy();
+      }
+      const running = (super.query as (...a: unknown[]) => unknown).apply(this, args);
+      if (args[0] === 'commit' && nextCommit === 'answer lost') {
+        nextCommit = 'normal';
+        // Sent, and cut before the server's answer comes back.
+        setImmediate(() => socket.destroy());
+      }
+      return running as never;
+    }
+  }
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 2, Client: CuttingClient });
+    pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const outcomes = new CommitOutcomes(pool, 5_000, (outcome) => settled.push(outcome));
+    handle = wrapPool(pool, database.url, outcomes);
+    await handle.exec('create table if not exists lost_answers (tenant_id int, note text)');
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await database?.handle.close();
+  });
+
+  const stored = async (note: string) =>
+    (
+      await database.handle.query<{ n: number }>(
+        'select count(*)::int as n from lost_answers where note = $1',
+        [note],
+      )
+    )[0]!.n;
+
+  it('answers as done when the transaction committed', async () => {
+    nextCommit = 'answer lost';
+    const result = await handle.rawTransaction(async (sql) => {
+      await sql.query('insert into lost_answers values (1, $1)', ['committed']);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(settled.at(-1)?.status).toBe('committed');
+    expect(await stored('committed')).toBe(1);
+  });
+
+  it('fails as unavailable when it did not commit', async () => {
+    nextCommit = 'connection lost';
+    await expect(
+      handle.rawTransaction((sql) =>
+        sql.query('insert into lost_answers values (1, $1)', ['not committed']),
+      ),
+    ).rejects.toSatisfy(isDatabaseUnavailable);
+    expect(settled.at(-1)?.status).toBe('not committed');
+    expect(await stored('not committed')).toBe(0);
+  });
+
+  it('settles a statement that writes outside a transaction the same way', async () => {
+    nextCommit = 'answer lost';
+    await handle.query('insert into lost_answers values (1, $1)', ['one statement']);
+    expect(settled.at(-1)?.status).toBe('committed');
+    expect(await stored('one statement')).toBe(1);
+  });
+});
