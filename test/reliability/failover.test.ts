@@ -1,11 +1,14 @@
 // The database's primary dies under a steady write load, and a planned switchover (issue 45):
 // a server started on a pg_auto_failover pair (scripts/ha-cluster.sh: a monitor and two nodes
-// with synchronous replication, DATABASE_URL naming both hosts) keeps taking item writes through
-// the API. Every write is sent with an Idempotency-Key and sent again with the same key while
-// the answer is 503 (Retry-After), as a client does. Nothing answered 2xx may be lost, nothing
-// may be stored twice, and no answer may be other than 2xx, 503 with Retry-After, or (rarely, a
-// claim whose commit was not acknowledged) 409 IdempotencyKeyInUse with Retry-After. The figures
-// (time from the kill to the first write that succeeds, answers while it lasts) are printed.
+// with synchronous replication, DATABASE_URL naming both hosts) keeps taking writes through the
+// API: item creates, item updates, analytics batches, a catalog import running, and webhook
+// deliveries of the updates due. Every write is sent with an Idempotency-Key and sent again with
+// the same key while the answer is 503 (Retry-After), as a client does. Nothing answered 2xx may
+// be lost, nothing may be stored twice, and no answer may be other than 2xx, 503 with
+// Retry-After, or (rarely, a claim whose commit was not acknowledged) 409 IdempotencyKeyInUse
+// with Retry-After. The import ends once with exact counts; every update's event reaches the
+// receiver, in order per item. The figures (time from the kill to the first write that
+// succeeds, answers while it lasts) are printed.
 //
 // Runs where the pair is up (`bash scripts/ha-cluster.sh start`; .ci/run starts it) and only
 // in the suite's run on the embedded database: the pair is its own database, whatever engine
@@ -14,7 +17,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { WebhookReceiver } from '../modules/events/webhook-receiver-fixtures.ts';
 import { httpCall, type HttpAnswer } from '../support/http-call.ts';
 import {
   PROJECT_ROOT,
@@ -37,40 +41,70 @@ const pairAnswers = await ha('primary').then(
 if (!pairAnswers && process.env.CI && !process.env.TEST_DATABASE_URL)
   throw new Error('CI is set and the failover pair does not answer (.ci/run starts it)');
 
-const WRITERS = 4;
+/** Writers of each kind, each with one request in flight. */
+const CREATORS = 2;
+const UPDATERS = 2;
+const BATCHERS = 1;
+/** Analytics records per batch, all with the batch's number as their ItemId. */
+const BATCH = 25;
+/** Records of the import that runs through the disruption. */
+const IMPORT_RECORDS = 20_000;
 const LOAD_BEFORE_MS = 2_000;
 const LOAD_AFTER_MS = 3_000;
 
-interface Write {
-  key: string;
-  sentAt: number;
-  answeredAt: number;
-  id: number;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A writer's tally: what was acknowledged, and every answer's status. */
+/** What the writers were told: each kind's acknowledged writes, and every answer's status. */
 interface Tally {
-  acknowledged: Write[];
+  /** Every 2xx: when its request was sent and when the answer came. */
+  writes: { sentAt: number; answeredAt: number }[];
+  /** Item creates: the key (also the SKU) and the Id answered. */
+  created: { key: string; id: number }[];
+  /** Item updates: each updated item's acknowledged titles, in the order they were answered. */
+  updated: Map<number, string[]>;
+  /** Analytics batches: the batch numbers acknowledged. */
+  batches: number[];
   /** When each 503 was answered. */
   unavailableAt: number[];
   statuses: Map<number, number>;
-  /** Answers other than 2xx, or 503 without Retry-After. */
+  /** Answers other than 2xx, 503 or 409 IdempotencyKeyInUse with Retry-After. */
   wrong: string[];
+}
+
+interface ImportJob {
+  Id: number;
+  State: string;
+  RowsRead: number;
+  RowsWritten: number;
+  RowsFailed: number;
 }
 
 describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
   'a server on a failover pair (pg_auto_failover)',
   () => {
     const database = `omni_failover_${process.pid}`;
+    const receiver = new WebhookReceiver();
     let started: StartedServer;
     let host: string;
     let token: string;
+    let subscriptionId: number;
+    /** Analytics batch numbers: each test's from its own range. */
+    let nextBatch = 1_000_000;
 
     beforeAll(async () => {
       await ha('dropdb', database);
       const url = await ha('createdb', database);
+      const receiverPort = await receiver.start();
       started = await startServer(await tempDir('omni-failover-'), {
         DATABASE_URL: url,
+        WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiverPort}`,
+        WEBHOOK_POLLING_INTERVAL_MS: '50',
+        // A delivery whose result could not be recorded is sent again once its lease (the
+        // timeout and 5 s) runs out.
+        WEBHOOK_TIMEOUT_SECONDS: '5',
+        // An import whose run failed with the database is taken up again within seconds.
+        CATALOG_JOB_LEASE_SECONDS: '3',
+        JOB_POLLING_INTERVAL_SECONDS: '1',
       });
       host = `demo.localhost:${started.port}`;
       const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
@@ -85,62 +119,171 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         body: 'grant_type=client_credentials',
       });
       token = (JSON.parse(answer.text) as { access_token: string }).access_token;
+      const subscription = await call('POST', '/management/webhooks', {
+        body: JSON.stringify({
+          Url: `http://127.0.0.1:${receiverPort}/hook`,
+          EventTypes: ['item.updated'],
+        }),
+      });
+      expect(subscription.status, subscription.text).toBe(201);
+      subscriptionId = (JSON.parse(subscription.text) as { Id: number }).Id;
     }, 240_000);
 
     afterAll(async () => {
       await stopChildren();
       await removeTempDirs();
+      await receiver.stop();
       // The killed node rejoins as the secondary, for the next test and the next run.
       await ha('heal');
       await ha('dropdb', database);
     }, 300_000);
 
-    const createItem = (key: string): Promise<HttpAnswer> =>
-      httpCall(started.port, {
-        method: 'POST',
-        path: '/private/catalog/item',
+    function call(
+      method: string,
+      path: string,
+      { body, key, type = 'application/json' }: { body?: string; key?: string; type?: string } = {},
+    ): Promise<HttpAnswer> {
+      return httpCall(started.port, {
+        method,
+        path,
         host,
         headers: {
           authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'idempotency-key': key,
+          ...(body === undefined ? {} : { 'content-type': type }),
+          ...(key ? { 'idempotency-key': key } : {}),
         },
-        body: JSON.stringify({ Title: `Failover ${key}`, SKU: key }),
+        body,
         timeoutMs: 30_000,
       });
+    }
 
-    /** Writes until `stop()` says so, each write sent again with its key until it is 2xx. */
-    async function writer(tally: Tally, stop: () => boolean): Promise<void> {
-      while (!stop()) {
-        const key = `fo-${randomUUID()}`;
-        for (;;) {
-          const sentAt = Date.now();
-          const answer = await createItem(key).catch((error: Error) => error);
-          if (answer instanceof Error) {
-            tally.wrong.push(`no answer: ${answer.message}`);
-            break;
-          }
-          tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
-          if (answer.status >= 200 && answer.status < 300) {
-            const id = (JSON.parse(answer.text) as { Id: number }).Id;
-            tally.acknowledged.push({ key, sentAt, answeredAt: Date.now(), id });
-            break;
-          }
-          if (answer.status === 503) tally.unavailableAt.push(Date.now());
-          const retryAfter = Number(answer.headers['retry-after']);
-          // 409 IdempotencyKeyInUse is documented as "send it again after Retry-After": it comes
-          // when the key's claim committed but its acknowledgement was lost with the primary
-          // (docs/operations.md, "A failover pair", known limit), and is counted, not a failure.
-          const keyInUse =
-            answer.status === 409 &&
-            (JSON.parse(answer.text) as { Code?: string }).Code === 'IdempotencyKeyInUse';
-          if ((answer.status !== 503 && !keyInUse) || !Number.isFinite(retryAfter)) {
-            tally.wrong.push(`${answer.status} ${answer.text.slice(0, 200)}`);
-            break;
-          }
-          // A client waits as told; this one at most a second, to measure the gap closely.
-          await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter * 1000, 1000)));
+    const createItem = (key: string): Promise<HttpAnswer> =>
+      call('POST', '/private/catalog/item', {
+        body: JSON.stringify({ Title: `Failover ${key}`, SKU: key }),
+        key,
+      });
+
+    /**
+     * Sends a write with a new key, and again with the same key while the answer says to (503,
+     * or 409 IdempotencyKeyInUse, with Retry-After), as a client does. The 2xx answer, or
+     * undefined (counted as wrong) when another answer or none came.
+     */
+    async function untilAcknowledged(
+      tally: Tally,
+      send: (key: string) => Promise<HttpAnswer>,
+    ): Promise<{ key: string; answer: HttpAnswer } | undefined> {
+      const key = `fo-${randomUUID()}`;
+      const giveUpAt = Date.now() + 150_000;
+      for (;;) {
+        if (Date.now() > giveUpAt) {
+          tally.wrong.push(`still not acknowledged after 150 s: ${key}`);
+          return undefined;
         }
+        const sentAt = Date.now();
+        const answer = await send(key).catch((error: Error) => error);
+        if (answer instanceof Error) {
+          tally.wrong.push(`no answer: ${answer.message}`);
+          return undefined;
+        }
+        tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
+        if (answer.status >= 200 && answer.status < 300) {
+          tally.writes.push({ sentAt, answeredAt: Date.now() });
+          return { key, answer };
+        }
+        if (answer.status === 503) tally.unavailableAt.push(Date.now());
+        const retryAfter = Number(answer.headers['retry-after']);
+        // 409 IdempotencyKeyInUse is documented as "send it again after Retry-After": it comes
+        // when the key's claim committed but its acknowledgement was lost with the primary
+        // (docs/operations.md, "A failover pair", known limit), and is counted, not a failure.
+        const keyInUse =
+          answer.status === 409 &&
+          (JSON.parse(answer.text) as { Code?: string }).Code === 'IdempotencyKeyInUse';
+        if ((answer.status !== 503 && !keyInUse) || !Number.isFinite(retryAfter)) {
+          tally.wrong.push(`${answer.status} ${answer.text.slice(0, 200)}`);
+          return undefined;
+        }
+        // A client waits as told; this one at most a second, to measure the gap closely.
+        await sleep(Math.min(retryAfter * 1000, 1000));
+      }
+    }
+
+    /** Creates items until `stop()` says so. */
+    async function creator(tally: Tally, stop: () => boolean): Promise<void> {
+      while (!stop()) {
+        const done = await untilAcknowledged(tally, createItem);
+        if (!done) return;
+        tally.created.push({
+          key: done.key,
+          id: (JSON.parse(done.answer.text) as { Id: number }).Id,
+        });
+      }
+    }
+
+    /** Renames one item of its own, again and again, until `stop()` says so. */
+    async function updater(tally: Tally, stop: () => boolean): Promise<void> {
+      const item = await createItem(`upd-${randomUUID()}`);
+      expect(item.status, item.text).toBe(201);
+      const id = (JSON.parse(item.text) as { Id: number }).Id;
+      const titles: string[] = [];
+      tally.updated.set(id, titles);
+      for (let n = 1; !stop(); n++) {
+        const title = `Update ${id} ${n}`;
+        const done = await untilAcknowledged(tally, (key) =>
+          call('PATCH', `/private/catalog/item/${id}`, {
+            body: JSON.stringify({ Title: title }),
+            key,
+          }),
+        );
+        if (!done) return;
+        titles.push(title);
+      }
+    }
+
+    /** Sends analytics batches until `stop()` says so, each of BATCH records of its number. */
+    async function batcher(tally: Tally, stop: () => boolean): Promise<void> {
+      while (!stop()) {
+        const batch = nextBatch++;
+        const records = Array.from({ length: BATCH }, () => ({
+          Counter: 'ItemView',
+          ItemId: batch,
+        }));
+        const done = await untilAcknowledged(tally, (key) =>
+          call('POST', '/analytics/logs', { body: JSON.stringify(records), key }),
+        );
+        if (!done) return;
+        tally.batches.push(batch);
+      }
+    }
+
+    /** Starts an import of IMPORT_RECORDS items (SKUs `{prefix}-{line}`); its Id. */
+    async function startImport(prefix: string): Promise<number> {
+      const file = Array.from(
+        { length: IMPORT_RECORDS },
+        (_, i) => `${JSON.stringify({ SKU: `${prefix}-${i + 1}`, Title: `Imported ${i + 1}` })}\n`,
+      ).join('');
+      const answer = await call('POST', '/private/catalog/imports?errorPolicy=SkipFailedRows', {
+        body: file,
+        type: 'application/x-ndjson',
+        key: `import-${prefix}`,
+      });
+      expect(answer.status, answer.text).toBe(202);
+      return (JSON.parse(answer.text) as ImportJob).Id;
+    }
+
+    /** The import's state, asked until `until` holds (503s while no primary answers included). */
+    async function importUntil(id: number, until: (job: ImportJob) => boolean): Promise<ImportJob> {
+      const deadline = Date.now() + 300_000;
+      for (;;) {
+        const answer = await call('GET', `/private/catalog/imports/${id}`).catch(() => undefined);
+        if (answer?.status === 200) {
+          const job = JSON.parse(answer.text) as ImportJob;
+          if (until(job)) return job;
+        }
+        if (Date.now() > deadline)
+          throw new Error(
+            `import still ${answer ? `${answer.status} ${answer.text}` : 'unanswered'}`,
+          );
+        await sleep(100);
       }
     }
 
@@ -155,40 +298,72 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         }).catch(() => undefined);
         const status = answer?.status ?? 0;
         if (seen.at(-1) !== status) seen.push(status);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sleep(200);
       }
       return seen;
     }
 
     /**
-     * Runs the writers, does `disrupt` after LOAD_BEFORE_MS, and writes on until LOAD_AFTER_MS
-     * after the first write that succeeds after it.
+     * Runs the writers and an import, does `disrupt` after LOAD_BEFORE_MS, and writes on until
+     * LOAD_AFTER_MS after the first write that succeeds after it; then waits for the import.
      */
-    async function underLoad(disrupt: () => Promise<unknown>) {
-      const tally: Tally = { acknowledged: [], unavailableAt: [], statuses: new Map(), wrong: [] };
-      let stopAt = Number.POSITIVE_INFINITY;
+    async function underLoad(name: string, disrupt: () => Promise<unknown>) {
+      // What the server said is what tells why a run went wrong.
+      onTestFailed(() => {
+        console.log(`the server's last lines:\n${started.server.output().slice(-20_000)}`);
+      });
+      const tally: Tally = {
+        writes: [],
+        created: [],
+        updated: new Map(),
+        batches: [],
+        unavailableAt: [],
+        statuses: new Map(),
+        wrong: [],
+      };
+      const firstLine = started.server.lines.length;
+      const importPrefix = `imp-${name}`;
+      const importId = await startImport(importPrefix);
+      // Writers stop LOAD_AFTER_MS after writes come back, or 3 minutes after they began.
+      let stopAt = Date.now() + 180_000;
       const stop = () => Date.now() >= stopAt;
-      const writers = Array.from({ length: WRITERS }, () => writer(tally, stop));
+      const writers = [
+        ...Array.from({ length: CREATORS }, () => creator(tally, stop)),
+        ...Array.from({ length: UPDATERS }, () => updater(tally, stop)),
+        ...Array.from({ length: BATCHERS }, () => batcher(tally, stop)),
+      ];
       const readiness = pollReadiness(stop);
-      await new Promise((resolve) => setTimeout(resolve, LOAD_BEFORE_MS));
+      await sleep(LOAD_BEFORE_MS);
+      const importAtDisruption = await importUntil(importId, () => true);
       const startedAt = Date.now();
       await disrupt();
       const disruptedAt = Date.now();
       // Writes back: a 2xx to a request sent after the disruption, and after the last 503.
       const back = () => {
         const lastUnavailable = Math.max(disruptedAt, ...tally.unavailableAt);
-        return tally.acknowledged.find((write) => write.sentAt >= lastUnavailable);
+        return tally.writes.find((write) => write.sentAt >= lastUnavailable);
       };
       const deadline = Date.now() + 120_000;
-      while (Date.now() < deadline && !back())
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      while (Date.now() < deadline && !back()) await sleep(50);
       stopAt = Date.now() + LOAD_AFTER_MS;
       await Promise.all(writers);
       const ready = await readiness;
       const firstUnavailable = tally.unavailableAt.find((at) => at >= startedAt);
       const backAt = back()?.answeredAt;
+      const importDone = await importUntil(
+        importId,
+        (job) => job.State !== 'Running' && job.State !== 'Queued',
+      );
+      // Commits whose answer was lost with the primary, and what the new primary said of them.
+      const lostAnswers = new Map<string, number>();
+      for (const line of started.server.lines.slice(firstLine)) {
+        if (!line.includes("a commit's answer was lost")) continue;
+        const { status } = JSON.parse(line) as { status: string };
+        lostAnswers.set(status, (lostAnswers.get(status) ?? 0) + 1);
+      }
       return {
         tally,
+        lostAnswers,
         /** /health/ready's answers, in order, the same answer once however many times in a row. */
         ready,
         /** From the start of the disruption to the first write that succeeds after it. */
@@ -196,84 +371,210 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         /** From the first 503 to that write. */
         unavailableMs:
           firstUnavailable === undefined || backAt === undefined ? 0 : backAt - firstUnavailable,
+        importId,
+        importPrefix,
+        importAtDisruption,
+        importDone,
       };
     }
+    type LoadResult = Awaited<ReturnType<typeof underLoad>>;
 
-    /** Each acknowledged write is stored once, with the id it was answered with. */
-    async function checkStored(tally: Tally) {
-      const primaryPort = Number(await ha('primary'));
+    /** Runs `query` on the pair's primary, in the test's database. */
+    async function onPrimary<R extends pg.QueryResultRow>(
+      query: string,
+      values: unknown[] = [],
+    ): Promise<R[]> {
       const client = new pg.Client({
         host: '127.0.0.1',
-        port: primaryPort,
+        port: Number(await ha('primary')),
         user: 'postgres',
         database,
       });
       await client.connect();
       try {
-        const { rows } = await client.query<{ sku: string; ids: number[] }>(
-          `select sku, array_agg(id order by id) as ids from items where sku like 'fo-%' group by sku`,
-        );
-        const stored = new Map(rows.map((row) => [row.sku, row.ids]));
-        const lost = tally.acknowledged.filter((write) => !stored.has(write.key));
-        const twice = rows.filter((row) => row.ids.length > 1);
-        const otherId = tally.acknowledged.filter(
-          (write) => stored.get(write.key)?.[0] !== write.id,
-        );
-        return { stored: rows.length, lost, twice, otherId };
+        return (await client.query<R>(query, values)).rows;
       } finally {
         await client.end();
       }
     }
 
-    const report = (name: string, result: Awaited<ReturnType<typeof underLoad>>) => {
-      const statuses = [...result.tally.statuses]
+    /** Each acknowledged item create is stored once, with the id it was answered with. */
+    async function checkCreates(tally: Tally) {
+      const rows = await onPrimary<{ sku: string; ids: number[] }>(
+        `select sku, array_agg(id order by id) as ids from items where sku like 'fo-%' group by sku`,
+      );
+      const stored = new Map(rows.map((row) => [row.sku, row.ids]));
+      expect(
+        tally.created.filter((write) => !stored.has(write.key)),
+        'lost',
+      ).toEqual([]);
+      expect(
+        rows.filter((row) => row.ids.length > 1),
+        'stored twice',
+      ).toEqual([]);
+      expect(
+        tally.created.filter((write) => stored.get(write.key)?.[0] !== write.id),
+        'stored under another id',
+      ).toEqual([]);
+      return rows.length;
+    }
+
+    /** Each updated item has its last acknowledged title. */
+    async function checkUpdates(tally: Tally) {
+      const rows = await onPrimary<{ id: number; title: string }>(
+        'select id, title from items where id = any($1)',
+        [[...tally.updated.keys()]],
+      );
+      const titles = new Map(rows.map((row) => [row.id, row.title]));
+      for (const [id, acknowledged] of tally.updated) {
+        expect(acknowledged.length, `updates of item ${id}`).toBeGreaterThan(0);
+        expect(titles.get(id), `item ${id}`).toBe(acknowledged.at(-1));
+      }
+    }
+
+    /** Each acknowledged batch is stored whole, once: BATCH records, not none, not twice. */
+    async function checkBatches(tally: Tally) {
+      const rows = await onPrimary<{ item_id: number; records: number }>(
+        'select item_id, count(*)::int as records from analytics_logs where item_id = any($1) group by item_id',
+        [tally.batches],
+      );
+      const records = new Map(rows.map((row) => [row.item_id, row.records]));
+      const wrong = tally.batches
+        .map((batch) => ({ batch, records: records.get(batch) ?? 0 }))
+        .filter((batch) => batch.records !== BATCH);
+      expect(wrong, `batches not stored as ${BATCH} records`).toEqual([]);
+    }
+
+    /** The import ran to its end once: every record written once, one result line each. */
+    async function checkImport(result: LoadResult) {
+      expect(result.importDone).toMatchObject({
+        State: 'Succeeded',
+        RowsRead: IMPORT_RECORDS,
+        RowsWritten: IMPORT_RECORDS,
+        RowsFailed: 0,
+      });
+      const lines = (await call('GET', `/private/catalog/imports/${result.importId}/results`)).text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { Line: number; Status: string; ItemId?: number });
+      expect(lines.map((line) => line.Line)).toEqual(
+        Array.from({ length: IMPORT_RECORDS }, (_, i) => i + 1),
+      );
+      expect(new Set(lines.map((line) => line.ItemId)).size).toBe(IMPORT_RECORDS);
+      const [stored] = await onPrimary<{ items: number; skus: number }>(
+        `select count(*)::int as items, count(distinct sku)::int as skus from items where sku like $1`,
+        [`${result.importPrefix}-%`],
+      );
+      expect(stored).toEqual({ items: IMPORT_RECORDS, skus: IMPORT_RECORDS });
+    }
+
+    /**
+     * Every acknowledged update reached the receiver (at least once), and each item's events
+     * came in the order they were recorded (event Ids sort in feed order); no delivery failed.
+     */
+    async function checkDeliveries(tally: Tally) {
+      const expected = [...tally.updated].flatMap(([id, titles]) =>
+        titles.map((title) => `${id} ${title}`),
+      );
+      const deliveredTitles = () =>
+        new Set(
+          receiver
+            .events()
+            .filter((event) => event.Type === 'item.updated')
+            .map((event) => `${event.ResourceId} ${String(event.Data.Title)}`),
+        );
+      const deadline = Date.now() + 120_000;
+      while (Date.now() < deadline && expected.some((t) => !deliveredTitles().has(t)))
+        await sleep(200);
+      expect(
+        expected.filter((t) => !deliveredTitles().has(t)),
+        'updates not delivered',
+      ).toEqual([]);
+      const firstSeen = new Map<string, { id: string; resource: string }>();
+      for (const event of receiver.events())
+        if (!firstSeen.has(event.Id))
+          firstSeen.set(event.Id, { id: event.Id, resource: event.ResourceId });
+      for (const id of tally.updated.keys()) {
+        const order = [...firstSeen.values()]
+          .filter((event) => event.resource === String(id))
+          .map((event) => event.id);
+        expect(order, `events of item ${id} in feed order`).toEqual([...order].sort());
+      }
+      const failed = await call(
+        'GET',
+        `/management/webhooks/${subscriptionId}/deliveries?status=Failed&take=100`,
+      );
+      expect((JSON.parse(failed.text) as { Results: unknown[] }).Results).toEqual([]);
+      return { delivered: firstSeen.size, received: receiver.received.length };
+    }
+
+    const report = (
+      name: string,
+      result: LoadResult,
+      deliveries: { delivered: number; received: number },
+    ) => {
+      const { tally } = result;
+      const statuses = [...tally.statuses]
         .sort(([a], [b]) => a - b)
         .map(([status, count]) => `${status}×${count}`)
         .join(' ');
+      const updates = [...tally.updated.values()].reduce((sum, titles) => sum + titles.length, 0);
       console.log(
         `${name}: writes back ${result.backAfterMs} ms after it began, ` +
-          `${result.unavailableMs} ms after the first 503; ` +
-          `${result.tally.acknowledged.length} writes acknowledged; answers ${statuses}; ` +
-          `/health/ready ${result.ready.join(' → ')}`,
+          `${result.unavailableMs} ms after the first 503; acknowledged ` +
+          `${tally.created.length} creates, ${updates} updates, ${tally.batches.length} batches ` +
+          `(${tally.batches.length * BATCH} records); answers ${statuses}; ` +
+          `/health/ready ${result.ready.join(' → ')}; import ${result.importAtDisruption.State} ` +
+          `at ${result.importAtDisruption.RowsRead} of ${IMPORT_RECORDS} records when it began, ` +
+          `then ${result.importDone.State} with ${result.importDone.RowsWritten} written; ` +
+          `webhooks: ${deliveries.delivered} events delivered in ${deliveries.received} requests; ` +
+          `commits whose answer was lost: ${[...result.lostAnswers].map(([status, count]) => `${count} ${status}`).join(', ') || 'none'}`,
       );
     };
 
-    it('loses no acknowledged write and stores none twice when the primary is killed', async () => {
+    it('loses no acknowledged write and does none twice when the primary is killed', async () => {
       const before = await ha('primary');
-      const result = await underLoad(() => ha('kill-primary'));
-      report('primary killed (SIGKILL of its PostgreSQL and keeper)', result);
+      const result = await underLoad('kill', () => ha('kill-primary'));
       expect(await ha('primary')).not.toBe(before);
       expect(result.tally.wrong).toEqual([]);
       expect(result.backAfterMs).toBeDefined();
-      expect(result.tally.acknowledged.length).toBeGreaterThan(WRITERS);
+      expect(result.tally.created.length).toBeGreaterThan(CREATORS);
       // Readiness said the instance should get no traffic while no primary answered, then ready.
       expect(result.ready).toEqual([200, 503, 200]);
-      const stored = await checkStored(result.tally);
-      expect(stored.lost).toEqual([]);
-      expect(stored.twice).toEqual([]);
-      expect(stored.otherId).toEqual([]);
-      expect(stored.stored).toBe(result.tally.acknowledged.length);
+      // The import was running when the primary died, and went on to its end.
+      expect(result.importAtDisruption.State).toBe('Running');
+      expect(result.importAtDisruption.RowsRead).toBeLessThan(IMPORT_RECORDS);
+      expect(await checkCreates(result.tally)).toBe(result.tally.created.length);
+      await checkUpdates(result.tally);
+      await checkBatches(result.tally);
+      await checkImport(result);
+      report(
+        'primary killed (SIGKILL of its PostgreSQL and keeper)',
+        result,
+        await checkDeliveries(result.tally),
+      );
 
       // A client that sends an acknowledged write again with its key gets the first answer.
-      const first = result.tally.acknowledged[0]!;
+      const first = result.tally.created[0]!;
       const again = await createItem(first.key);
       expect(again.status).toBe(201);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect((JSON.parse(again.text) as { Id: number }).Id).toBe(first.id);
-    }, 300_000);
+    }, 600_000);
 
-    it('loses no acknowledged write and stores none twice through a planned switchover', async () => {
+    it('loses no acknowledged write and does none twice through a planned switchover', async () => {
       await ha('heal');
       const before = await ha('primary');
-      const result = await underLoad(() => ha('switchover'));
-      report('planned switchover', result);
+      const result = await underLoad('switchover', () => ha('switchover'));
       expect(await ha('primary')).not.toBe(before);
       expect(result.tally.wrong).toEqual([]);
       expect(result.backAfterMs).toBeDefined();
-      const stored = await checkStored(result.tally);
-      expect(stored.lost).toEqual([]);
-      expect(stored.twice).toEqual([]);
-      expect(stored.otherId).toEqual([]);
-    }, 300_000);
+      expect(result.importAtDisruption.State).toBe('Running');
+      await checkCreates(result.tally);
+      await checkUpdates(result.tally);
+      await checkBatches(result.tally);
+      await checkImport(result);
+      report('planned switchover', result, await checkDeliveries(result.tally));
+    }, 600_000);
   },
 );
