@@ -189,10 +189,20 @@ export class JobQueue {
     };
     // The embedded database has one process and one connection (a transaction would block pg-boss).
     if (this.database.engine !== 'postgres') return create();
-    await this.database.rawTransaction(async (sql) => {
-      await sql.query("select pg_advisory_xact_lock(hashtext('omni.jobs.create-queues'))");
-      await create();
-    });
+    // On Citus the queue's DDL also runs on the workers, where two starts have still met in a
+    // deadlock (seen once in CI); creating a queue that exists is a no-op, so the loser tries again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.database.rawTransaction(async (sql) => {
+          await sql.query("select pg_advisory_xact_lock(hashtext('omni.jobs.create-queues'))");
+          await create();
+        });
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== '40P01' || attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
   }
 
   /** Enqueues a job; with `sql`, inside the caller's transaction (it exists only if that commits). */
