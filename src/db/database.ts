@@ -48,7 +48,8 @@ export interface DatabaseHandle extends RawSql {
 /** How many connections the asyncCommit pool of a PostgreSQL handle opens at most. */
 const ASYNC_COMMIT_POOL_SIZE = 4;
 
-function rawSqlOf(pool: pg.Pool): RawSql {
+/** Statements on a pool, or on one connection (a transaction's client). */
+export function rawSqlOf(pool: pg.Pool | pg.ClientBase): RawSql {
   return {
     async query<Row>(text: string, params: unknown[] = []) {
       return (await pool.query(text, params)).rows as Row[];
@@ -111,15 +112,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     let committing: string | undefined;
     try {
       await client.query('begin');
-      result = await fn({
-        query: async <Row>(text: string, params: unknown[] = []) =>
-          (await client.query(text, params)).rows as Row[],
-        prepared: async <Row>(name: string, text: string, params: unknown[]) =>
-          (await client.query({ name, text, values: params })).rows as Row[],
-        exec: async (script: string) => {
-          await client.query(script);
-        },
-      });
+      result = await fn(rawSqlOf(client));
       committing = await outcomes?.transactionId(client);
       await client.query('commit');
     } catch (error) {

@@ -11,7 +11,7 @@
 // data and was never distributed (a single PostgreSQL that became a Citus coordinator) is
 // distributed by `omni distribute` (distributeExisting), online, table by table.
 import pg from 'pg';
-import type { RawSql } from './database.ts';
+import { rawSqlOf, type RawSql } from './database.ts';
 
 export interface PendingTables {
   /** Global tables to become reference tables. */
@@ -314,15 +314,7 @@ interface Session extends RawSql {
 }
 
 function sessionOf(client: pg.Client): Session {
-  const sql: RawSql = {
-    query: async <Row>(text: string, params: unknown[] = []) =>
-      (await client.query(text, params)).rows as Row[],
-    prepared: async <Row>(name: string, text: string, params: unknown[]) =>
-      (await client.query({ name, text, values: params })).rows as Row[],
-    exec: async (script: string) => {
-      await client.query(script);
-    },
-  };
+  const sql = rawSqlOf(client);
   return {
     ...sql,
     async transaction(fn) {
