@@ -1,8 +1,7 @@
 // npm run bench: measures the baselines and every scenario, one server at a time, and prints
 // one table (req/s, p50, p99, ratio to the baselines). Results go to bench/results/latest.json.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -26,6 +25,7 @@ import {
   SEARCH_SCENARIOS,
 } from './scenarios.ts';
 import { STORAGE_BASELINES, STORAGE_SCENARIOS, type AssetSeed } from './storage-scenarios.ts';
+import { SEARCH_TENANT_FILE, SEED_ONLY, seedSearch, type SearchSeed } from './search-tenant.ts';
 
 // BENCH_ONLY=soak, rls and import select a bench of their own instead of the scenario table: the
 // soak (bench/soak.ts), the cost of row-level security (bench/rls-cost.ts) and the catalog import
@@ -172,46 +172,6 @@ async function seed(dataDir: string): Promise<Seeded> {
     secret: created.ApplicationSecret,
     ...seeded,
   };
-}
-
-/** The search scenarios' catalog, in a tenant of its own (bench/search-seed.ts). */
-interface SearchSeed {
-  tenantName: string;
-  appId: string;
-  secret: string;
-  brandId: number;
-  priceTypeId: number;
-}
-
-// BENCH_SEARCH_TENANT_FILE=<path>: the search tenant is kept after the run and described in that
-// file, and a later run whose file exists measures that tenant again instead of seeding one (a
-// 1M-item seed takes minutes: it can run outside the bench lock, with BENCH_SEED_ONLY=1).
-const SEARCH_TENANT_FILE = process.env.BENCH_SEARCH_TENANT_FILE;
-/** BENCH_SEED_ONLY=1: seed (and keep, with BENCH_SEARCH_TENANT_FILE) and measure nothing. */
-const SEED_ONLY = process.env.BENCH_SEED_ONLY === '1';
-
-async function seedSearch(tenantName: string, env: NodeJS.ProcessEnv): Promise<SearchSeed> {
-  if (SEARCH_TENANT_FILE && existsSync(SEARCH_TENANT_FILE)) {
-    const kept = JSON.parse(await readFile(SEARCH_TENANT_FILE, 'utf8')) as SearchSeed;
-    process.stderr.write(`search tenant ${kept.tenantName} reused (${SEARCH_TENANT_FILE})\n`);
-    return kept;
-  }
-  const app = await createTenant(tenantName, env);
-  const seeded = JSON.parse(await runNode(['bench/search-seed.ts', tenantName], env)) as {
-    brandId: number;
-    priceTypeId: number;
-    seedSeconds: number;
-  };
-  process.stderr.write(`search seed: ${seeded.seedSeconds} s\n`);
-  const search = {
-    tenantName,
-    appId: app.ApplicationId,
-    secret: app.ApplicationSecret,
-    brandId: seeded.brandId,
-    priceTypeId: seeded.priceTypeId,
-  };
-  if (SEARCH_TENANT_FILE) await writeFile(SEARCH_TENANT_FILE, JSON.stringify(search));
-  return search;
 }
 
 /** The baselines of the selected AssetUrl scenarios, on the bare server (asset-baseline.ts). */
