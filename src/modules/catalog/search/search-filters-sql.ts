@@ -35,11 +35,27 @@ export const TEXT_QUERY = "select item_search_query($1, $2::text[], true, $3, $4
 export interface SearchFilters {
   /** Conditions on `s`, tenant first, without the text criterion. */
   conditions: string[];
+  /**
+   * The same conditions for a scan that the text criterion drives (through the GIN index), with
+   * the tenant's written as a filter: see TENANT_FILTER.
+   */
+  textScan: string[];
   /** Nothing beyond status and variant: the total can be read from item_search_counts. */
   onlyStatusAndVariant: boolean;
   /** The CategoryId filter's parameter: the category navigation stops there. */
   categoryParam?: string;
 }
+
+/**
+ * The tenant condition of a scan that the GIN index drives, where no index may read it. Every
+ * word of a search row's vectors names its tenant (migration 0262), so the GIN scan finds only
+ * the tenant's rows; the planner cannot know that, and in a database of several tenants it
+ * intersected that scan with the tenant's whole range of a B-tree (its share of the rows looks
+ * selective): at 100k items beside a tenant of 1M, 3.5 ms a scan for 100,000 entries, and 30 ms
+ * instead of 6 for the typo's statement. On Citus, which sends a statement to its tenant's shard
+ * only when each table has `tenant_id = $1`, the condition stays as it is.
+ */
+const TENANT_FILTER = 's.tenant_id + 0 = $1';
 
 export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']): SearchFilters {
   const where = ['s.tenant_id = $1'];
@@ -83,6 +99,7 @@ export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']):
     );
   return {
     conditions: where,
+    textScan: c.distributed ? where : [TENANT_FILTER, ...where.slice(1)],
     onlyStatusAndVariant: where.length === statusAndVariant,
     ...(categoryParam ? { categoryParam } : {}),
   };

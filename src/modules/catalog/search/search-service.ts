@@ -3,6 +3,7 @@
 // search-sql.ts). Items are sent as their stored JSON documents, never re-serialised.
 import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../../db/database.ts';
+import { hasCitus } from '../../../db/distribution.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { RelatedAssets } from '../catalog-assets.ts';
 import { MAX_ID } from '../common-schemas.ts';
@@ -62,6 +63,8 @@ export class SearchService {
   private readonly exactLimit: number;
   /** Prepared statement name by statement text. */
   private readonly shapes = new Map<string, string>();
+  /** Whether the database is Citus (SearchCriteria.distributed), once known. */
+  private distributed?: boolean;
 
   constructor(db: DatabaseHandle, assets: Pick<RelatedAssets, 'describe'>, exactLimit: number) {
     this.db = db;
@@ -160,16 +163,20 @@ export class SearchService {
     return `{"Results":${row.items},"TotalCount":${row.total}}`;
   }
 
-  /** The criteria with the text query of their words (search-sql.ts, SearchCriteria.query). */
+  /**
+   * The criteria with the text query of their words (search-sql.ts, SearchCriteria.query), and
+   * whether the database is Citus.
+   */
   private async withTextQuery(criteria: SearchCriteria): Promise<SearchCriteria> {
-    if (!criteria.words?.length) return criteria;
+    this.distributed ??= await hasCitus(this.db);
+    if (!criteria.words?.length) return { ...criteria, distributed: this.distributed };
     const [row] = await this.db.prepared<{ q: string | null }>('search-text-query', TEXT_QUERY, [
       criteria.tenantId,
       criteria.words,
       criteria.prefixAll,
       criteria.typos,
     ]);
-    return { ...criteria, query: row!.q };
+    return { ...criteria, query: row!.q, distributed: this.distributed };
   }
 
   private async run(statement: SearchStatement): Promise<SearchRow> {
