@@ -2,6 +2,7 @@
 // our API takes, as the SphinxQL batch that answers the same question (the page, the exact total
 // and the navigations' counts), and the answers of both as one comparable shape.
 import type { Connection } from 'mysql2/promise';
+import { queryWords } from '../src/modules/catalog/search/search-service.ts';
 import { FIELD_WEIGHTS, SPHINX_INDEX } from './sphinx-server.ts';
 import type { PeerCatalog } from './sphinx-load.ts';
 
@@ -53,9 +54,7 @@ export function oneEditAway(word: string): string[] {
  * client's copy of the word list, as ours finds them in the tenant's).
  */
 export function matchExpression(catalog: PeerCatalog, query: string): string {
-  const words = (query.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).map((w) =>
-    w.toLowerCase(),
-  );
+  const words = queryWords(query).map((w) => w.toLowerCase());
   return words
     .map((w, n) => {
       const terms = [n === words.length - 1 ? `${w}*` : w];
