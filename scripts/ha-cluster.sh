@@ -14,7 +14,11 @@
 #   scripts/ha-cluster.sh uri            the multi-host URL of the `omni` database (DATABASE_URL)
 #   scripts/ha-cluster.sh createdb NAME  a database (made on the primary, replicated); prints its URL
 #   scripts/ha-cluster.sh state          the monitor's view of the nodes
-#   scripts/ha-cluster.sh primary        the port of the node that takes writes now
+#   scripts/ha-cluster.sh primary        the port of the node that takes writes now (exits 3, naming
+#                                        both, when two nodes take writes: a split brain)
+#   scripts/ha-cluster.sh settle         wait until the monitor sees a primary and a secondary again
+#                                        and one node only takes writes (after a kill or switchover)
+#   scripts/ha-cluster.sh events         the monitor's last 40 events (what happened, and when)
 #   scripts/ha-cluster.sh kill-primary   SIGKILL the primary's keeper and PostgreSQL (a crash)
 #   scripts/ha-cluster.sh switchover     a planned switchover (pg_autoctl perform switchover)
 #   scripts/ha-cluster.sh heal           start whatever node is down again (it rejoins as secondary)
@@ -88,15 +92,39 @@ wait_pair() {
   return 1
 }
 
-primary_port() {
+# The ports of the nodes that take writes (answer and are not in recovery), one a line.
+writable_ports() {
   for n in 1 2; do
     local port
     port=$(node_port "$n")
     if [ "$(psql -h 127.0.0.1 -p "$port" -U postgres -d postgres -qAt -c 'select pg_is_in_recovery()' 2>/dev/null)" = f ]; then
       echo "$port"
-      return 0
     fi
   done
+}
+
+# The one node that takes writes. Two that do are a split brain (the old primary not yet down, or
+# pg_auto_failover 2.0 leaving both read-write under load: hapostgres/pg_auto_failover#1032): the
+# data of either may be thrown away, so which one "the primary" is cannot be answered.
+primary_port() {
+  local ports
+  ports=$(writable_ports)
+  [ -n "$ports" ] || return 1
+  if [ "$(echo "$ports" | wc -l)" -gt 1 ]; then
+    echo "two nodes take writes (split brain): $(echo "$ports" | tr '\n' ' ')" >&2
+    return 3
+  fi
+  echo "$ports"
+}
+
+# Waits until the monitor reports one primary and one secondary and one node only takes writes.
+settle() {
+  wait_pair
+  for _ in $(seq 1 60); do
+    [ "$(writable_ports | wc -l)" = 1 ] && return 0
+    sleep 1
+  done
+  echo "the pair formed, but $(writable_ports | wc -l) nodes take writes" >&2
   return 1
 }
 
@@ -126,7 +154,9 @@ case "${1:-}" in
     psql -h 127.0.0.1 -p "$(primary_port)" -U postgres -d postgres -qAt -c "drop database if exists \"$name\" with (force)" >/dev/null
     ;;
   state) state ;;
+  events) autoctl show events --monitor "$monitor_url" --count 40 ;;
   primary) primary_port ;;
+  settle) settle ;;
   kill-primary)
     # The node's whole process tree at once, as a crash of its machine: its keeper (which would
     # start PostgreSQL again), the keeper's supervisor and PostgreSQL.
@@ -151,7 +181,7 @@ case "${1:-}" in
     done
     ;;
   *)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
