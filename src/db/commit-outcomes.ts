@@ -2,67 +2,99 @@
 // after its synchronous standby had the commit and before it told the server, and the standby
 // promoted since holds it. Answered as a failure, the client's retry with its Idempotency-Key
 // would run the write a second time (the key's claim and the work are separate transactions).
-// On a failover pair (DATABASE_URL with several hosts) a transaction that wrote reads its id
-// before committing; when the commit fails as unavailable, the server asks the new primary, once
-// one answers, whether that transaction committed (pg_xact_status: the promoted standby has the
-// same transaction history), and carries on as committed when it did. It waits at most
+// On a failover pair (DATABASE_URL with several hosts) a transaction that wrote inserts a marker
+// (a random token) just before committing; when the commit fails as unavailable, the server asks
+// the node that takes writes, once one answers, whether it holds the marker, and carries on as
+// committed when it does. The marker, not the transaction id: a promoted standby hands out again
+// the ids of the transactions it never received, so pg_xact_status there may answer for another
+// transaction, and a write that was lost would be answered as done. It waits at most
 // DATABASE_COMMIT_OUTCOME_WAIT_SECONDS; past that the write is answered 503 as before
-// (docs/operations.md, "A failover pair").
+// (docs/operations.md, "A failover pair"). Markers are deleted once old (migration 0293).
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { isDatabaseUnavailable } from './connection-loss.ts';
 
 /** What became of a commit whose answer was lost; `unknown`: no primary answered in time. */
 export interface CommitOutcome {
-  xid: string;
+  /** The transaction's marker. */
+  marker: string;
   status: 'committed' | 'not committed' | 'unknown';
   waitedMs: number;
 }
 
 /** Pause between two questions while no primary answers. */
 const ASK_AGAIN_MS = 250;
+/** How long a marker is kept: far longer than any wait for its question. */
+const MARKER_RETENTION = '10 minutes';
+/** How often old markers are deleted (by every instance; a delete that finds none costs little). */
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * The marker's insert runs only when the transaction has written (has an id): a read-only
+ * transaction needs no settling and writes nothing for it.
+ */
+const MARK = `insert into commit_markers (token)
+  select $1::uuid where pg_current_xact_id_if_assigned() is not null`;
 
 export class CommitOutcomes {
   private readonly pool: pg.Pool;
   private readonly waitMs: number;
   private readonly onSettled: (outcome: CommitOutcome) => void;
+  private readonly pruning: NodeJS.Timeout;
 
   /** `onSettled` hears each lost answer's outcome (the server logs it). */
   constructor(pool: pg.Pool, waitMs: number, onSettled: (outcome: CommitOutcome) => void) {
     this.pool = pool;
     this.waitMs = waitMs;
     this.onSettled = onSettled;
-  }
-
-  /** The id of the connection's transaction when it has written (has one), else undefined. */
-  async transactionId(client: pg.PoolClient): Promise<string | undefined> {
-    const { rows } = await client.query<{ xid: string | null }>(
-      'select pg_current_xact_id_if_assigned()::text as xid',
-    );
-    return rows[0]?.xid ?? undefined;
+    this.pruning = setInterval(() => void this.prune().catch(() => {}), PRUNE_EVERY_MS);
+    this.pruning.unref();
   }
 
   /**
-   * Whether the transaction `xid` committed, asked of the primary once one answers. False when
-   * the primary says it did not (aborted, or an id it never saw: "in the future"), or when no
-   * primary answered within the wait.
+   * Marks the connection's transaction, just before its COMMIT, when it has written: the marker,
+   * else undefined.
    */
-  async committed(xid: string): Promise<boolean> {
+  async mark(client: pg.PoolClient): Promise<string | undefined> {
+    const token = randomUUID();
+    const { rowCount } = await client.query(MARK, [token]);
+    return rowCount ? token : undefined;
+  }
+
+  /**
+   * Whether the transaction that left `marker` committed, asked of the node that takes writes
+   * once one answers. False when that node has no such marker, or when none answered within the
+   * wait.
+   */
+  async committed(marker: string): Promise<boolean> {
     const startedAt = Date.now();
-    const status = await this.statusOf(xid, startedAt + this.waitMs);
-    this.onSettled({ xid, status, waitedMs: Date.now() - startedAt });
+    const status = await this.statusOf(marker, startedAt + this.waitMs);
+    this.onSettled({ marker, status, waitedMs: Date.now() - startedAt });
     return status === 'committed';
   }
 
-  private async statusOf(xid: string, deadline: number): Promise<CommitOutcome['status']> {
+  /** Deletes the markers past their retention; answers how many went. */
+  async prune(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `delete from commit_markers where marked_at < now() - interval '${MARKER_RETENTION}'`,
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Stops deleting old markers (the pool is closing). */
+  close(): void {
+    clearInterval(this.pruning);
+  }
+
+  private async statusOf(marker: string, deadline: number): Promise<CommitOutcome['status']> {
     for (;;) {
       try {
-        const { rows } = await this.pool.query<{ status: string | null }>(
-          'select pg_xact_status($1::xid8) as status',
-          [xid],
+        const { rows } = await this.pool.query<{ found: boolean }>(
+          'select exists (select 1 from commit_markers where token = $1::uuid) as found',
+          [marker],
         );
-        return rows[0]?.status === 'committed' ? 'committed' : 'not committed';
+        return rows[0]?.found ? 'committed' : 'not committed';
       } catch (error) {
-        // An id the primary never saw ("in the future") did not commit there.
         if (!isDatabaseUnavailable(error)) return 'not committed';
         if (Date.now() >= deadline) return 'unknown';
         await new Promise((resolve) => setTimeout(resolve, ASK_AGAIN_MS));

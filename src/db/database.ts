@@ -113,7 +113,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     try {
       await client.query('begin');
       result = await fn(rawSqlOf(client));
-      committing = await outcomes?.transactionId(client);
+      committing = await outcomes?.mark(client);
       await client.query('commit');
     } catch (error) {
       // A connection that cannot even roll back is broken: it leaves the pool instead of
@@ -129,7 +129,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     client.release();
     return result;
   }
-  /** Whether a transaction whose COMMIT failed (`committing`: its id) committed all the same. */
+  /** Whether a transaction whose COMMIT failed (`committing`: its marker) committed all the same. */
   const committedDespite = async (error: unknown, committing: string | undefined) =>
     committing !== undefined &&
     outcomes !== undefined &&
@@ -169,12 +169,9 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
       let committing: string | undefined;
       let loaded = 0;
       try {
-        // On a failover pair the COPY runs in a transaction of its own making, so that its id
-        // is known before it commits.
-        if (outcomes) {
-          await client.query('begin');
-          await client.query('select pg_current_xact_id()');
-        }
+        // On a failover pair the COPY runs in a transaction of its own making, so that it is
+        // marked before it commits.
+        if (outcomes) await client.query('begin');
         const stream = client.query(copyStreamFrom(`copy ${target} from stdin (format binary)`));
         // 'finish' comes after the server's ReadyForQuery, i.e. once the COPY has committed (or,
         // in a transaction, once it has run).
@@ -185,7 +182,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
         });
         loaded = stream.rowCount;
         if (outcomes) {
-          committing = await outcomes.transactionId(client);
+          committing = await outcomes.mark(client);
           await client.query('commit');
         }
         return loaded;
@@ -199,6 +196,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
       }
     },
     async close() {
+      outcomes?.close();
       await Promise.all([pool.end(), asyncPool?.end()]);
     },
   };

@@ -186,6 +186,9 @@ table client_auth_failures
   failures integer not null
   first_failed_at timestamp with time zone not null default now()
   locked_until timestamp with time zone
+table commit_markers
+  token uuid not null
+  marked_at timestamp with time zone not null default now()
 table coordinator_local_tables
   table_name text not null
   reason text not null
@@ -574,6 +577,7 @@ category_metadata category_metadata_pkey PRIMARY KEY (tenant_id, category_id, ke
 category_metadata category_metadata_tenant_id_category_id_fkey FOREIGN KEY (tenant_id, category_id) REFERENCES categories(tenant_id, id) ON DELETE CASCADE
 client_auth_failures client_auth_failures_pkey PRIMARY KEY (tenant_id, client_id, source)
 client_auth_failures client_auth_failures_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+commit_markers commit_markers_pkey PRIMARY KEY (token)
 coordinator_local_tables coordinator_local_tables_pkey PRIMARY KEY (table_name)
 device_types device_types_pkey PRIMARY KEY (tenant_id, id)
 device_types device_types_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
@@ -703,6 +707,8 @@ CREATE UNIQUE INDEX category_assets_default ON public.category_assets USING btre
 CREATE UNIQUE INDEX category_assets_pkey ON public.category_assets USING btree (tenant_id, category_id, asset_id);
 CREATE UNIQUE INDEX category_metadata_pkey ON public.category_metadata USING btree (tenant_id, category_id, key);
 CREATE UNIQUE INDEX client_auth_failures_pkey ON public.client_auth_failures USING btree (tenant_id, client_id, source);
+CREATE INDEX commit_markers_marked_at ON public.commit_markers USING brin (marked_at);
+CREATE UNIQUE INDEX commit_markers_pkey ON public.commit_markers USING btree (token);
 CREATE UNIQUE INDEX coordinator_local_tables_pkey ON public.coordinator_local_tables USING btree (table_name);
 CREATE UNIQUE INDEX device_types_pkey ON public.device_types USING btree (tenant_id, id);
 CREATE UNIQUE INDEX distribution_pending_keys_pkey ON public.distribution_pending_keys USING btree (table_name, name);
