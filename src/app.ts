@@ -17,6 +17,7 @@ import { hasSeveralHosts, normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
+import { commitMarkerPruneQueue } from './db/commit-marker-pruning.ts';
 import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi, serversOf } from './http/openapi.ts';
@@ -188,6 +189,9 @@ export async function buildApp(
   for (const module of modules)
     for (const queue of module.queues ?? []) services.jobs.define(queue);
   services.jobs.define(idempotencyPruneQueue(services.idempotency, () => services.logger.current));
+  const { pruneCommitMarkers } = services.database;
+  if (pruneCommitMarkers)
+    services.jobs.define(commitMarkerPruneQueue(pruneCommitMarkers, () => services.logger.current));
 
   services.logger.current = app.log;
   await services.jobs.start(app.log);

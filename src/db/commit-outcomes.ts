@@ -9,7 +9,8 @@
 // the ids of the transactions it never received, so pg_xact_status there may answer for another
 // transaction, and a write that was lost would be answered as done. It waits at most
 // DATABASE_COMMIT_OUTCOME_WAIT_SECONDS; past that the write is answered 503 as before
-// (docs/operations.md, "A failover pair"). Markers are deleted once old (migration 0293).
+// (docs/operations.md, "A failover pair"). Markers are deleted once old, by a scheduled job
+// (commit-marker-pruning.ts; migration 0293).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { isDatabaseUnavailable } from './connection-loss.ts';
@@ -26,8 +27,6 @@ export interface CommitOutcome {
 const ASK_AGAIN_MS = 250;
 /** How long a marker is kept: far longer than any wait for its question. */
 const MARKER_RETENTION = '10 minutes';
-/** How often old markers are deleted (by every instance; a delete that finds none costs little). */
-const PRUNE_EVERY_MS = 60_000;
 
 /**
  * The marker's insert runs only when the transaction has written (has an id): a read-only
@@ -40,15 +39,12 @@ export class CommitOutcomes {
   private readonly pool: pg.Pool;
   private readonly waitMs: number;
   private readonly onSettled: (outcome: CommitOutcome) => void;
-  private readonly pruning: NodeJS.Timeout;
 
   /** `onSettled` hears each lost answer's outcome (the server logs it). */
   constructor(pool: pg.Pool, waitMs: number, onSettled: (outcome: CommitOutcome) => void) {
     this.pool = pool;
     this.waitMs = waitMs;
     this.onSettled = onSettled;
-    this.pruning = setInterval(() => void this.prune().catch(() => {}), PRUNE_EVERY_MS);
-    this.pruning.unref();
   }
 
   /**
@@ -79,11 +75,6 @@ export class CommitOutcomes {
       `delete from commit_markers where marked_at < now() - interval '${MARKER_RETENTION}'`,
     );
     return rowCount ?? 0;
-  }
-
-  /** Stops deleting old markers (the pool is closing). */
-  close(): void {
-    clearInterval(this.pruning);
   }
 
   private async statusOf(marker: string, deadline: number): Promise<CommitOutcome['status']> {

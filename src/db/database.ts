@@ -42,6 +42,11 @@ export interface DatabaseHandle extends RawSql {
    * Answers the rows loaded.
    */
   copyFrom(target: string, data: Uint8Array): Promise<number>;
+  /**
+   * On a failover pair only: deletes the commit markers past their retention (commit-outcomes.ts),
+   * answering how many went; what the scheduled job of commit-marker-pruning.ts runs.
+   */
+  pruneCommitMarkers?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -195,8 +200,8 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
         client.release(failure);
       }
     },
+    ...(outcomes ? { pruneCommitMarkers: () => outcomes.prune() } : {}),
     async close() {
-      outcomes?.close();
       await Promise.all([pool.end(), asyncPool?.end()]);
     },
   };

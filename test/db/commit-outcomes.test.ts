@@ -25,7 +25,6 @@ describe.skipIf(!onPostgres)('CommitOutcomes.committed', () => {
     outcomes = new CommitOutcomes(pool, 1_000, (outcome) => settled.push(outcome));
   });
   afterAll(async () => {
-    outcomes?.close();
     await pool?.end();
     await database?.handle.close();
   });
@@ -105,7 +104,6 @@ describe.skipIf(!onPostgres)('CommitOutcomes.committed', () => {
       expect(await waiting.committed(marker)).toBe(false);
       expect(settled.at(-1)).toMatchObject({ marker, status: 'unknown' });
     } finally {
-      waiting.close();
       await nowhere.end();
     }
   });
@@ -164,6 +162,12 @@ describe.skipIf(!onPostgres)('a write transaction whose COMMIT answer is lost', 
         [note],
       )
     )[0]!.n;
+
+  it('offers its markers to the scheduled pruning only where it keeps them (a failover pair)', async () => {
+    expect(handle.pruneCommitMarkers).toBeTypeOf('function');
+    expect(await handle.pruneCommitMarkers!()).toBeGreaterThanOrEqual(0);
+    expect(database.handle.pruneCommitMarkers).toBeUndefined();
+  });
 
   it('answers as done when the transaction committed', async () => {
     nextCommit = 'answer lost';
