@@ -7,6 +7,7 @@ import {
   invalidMimeType,
   unverifiableImageType,
 } from './storage-errors.ts';
+import { startsAsSvg } from './svg-start.ts';
 
 export type AssetFamily = 'image' | 'video' | 'document';
 
@@ -18,8 +19,9 @@ const MIME = new RegExp(
 
 /** The declared type normalized (lowercase type/subtype, parameters kept); 400 when not a MIME type. */
 export function parseMimeType(value: string): string {
+  if (value.length > 256) throw invalidMimeType(value);
   const match = MIME.exec(value.trim());
-  if (!match || value.length > 256) throw invalidMimeType(value);
+  if (!match) throw invalidMimeType(value);
   const params = (match[3] ?? '')
     .split(';')
     .map((p) => p.trim())
@@ -51,16 +53,12 @@ function sameType(declared: string, detected: string): boolean {
   return SAME_TYPES.some((names) => names[0] === detected && names.includes(declared));
 }
 
-const SVG_START =
-  /^(?:\uFEFF)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
-
 /** 400 unless the leading bytes of an image are of its declared type. */
 export async function checkImageContent(mimeType: string, head: Buffer): Promise<void> {
   const declared = essence(mimeType);
   if (familyOf(declared) !== 'image') return;
   if (declared === 'image/svg+xml') {
-    if (!SVG_START.test(head.toString('utf8')))
-      throw contentDoesNotMatchMimeType(declared, undefined);
+    if (!startsAsSvg(head.toString('utf8'))) throw contentDoesNotMatchMimeType(declared, undefined);
     return;
   }
   if (!KNOWN_IMAGE_TYPES.has(declared)) throw unverifiableImageType(declared);

@@ -119,6 +119,23 @@ for (const kind of STORE_KINDS) {
         expectStatus(await uploadJson(api, acme, svg, 'image/svg+xml'), 201);
       });
 
+      it('reads an SVG prolog of comments, a doctype and processing instructions in linear time', async () => {
+        const prolog =
+          '\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<!-- Generator: a drawing app -->\n' +
+          '<?xml-stylesheet href="a.css"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" ' +
+          '"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [ <!ENTITY e "x"> ]>\n<!---->';
+        const valid = Buffer.from(`${prolog}<svg xmlns="http://www.w3.org/2000/svg"/>`);
+        expectStatus(await uploadJson(api, acme, valid, 'image/svg+xml'), 201);
+        // The shape that backtracked exponentially: empty comments, then no <svg>. 60 of them would
+        // have taken longer than the universe's age; linear, they are answered as any mismatch.
+        const hostile = Buffer.from(`${'<!---->'.repeat(60)}x`);
+        expectError(
+          await uploadJson(api, acme, hostile, 'image/svg+xml'),
+          400,
+          'ContentDoesNotMatchMimeType',
+        );
+      });
+
       it('answers 413 past ASSET_MAX_BYTES', async () => {
         const response = await uploadJson(
           api,
