@@ -142,6 +142,8 @@ export function serverEnv(
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     DATABASE_URL: databaseUrl ?? '',
+    // A bench measures its own data: a first start's sample catalog would seed beside it.
+    SAMPLE_CATALOG: 'false',
     ...extra,
   };
 }

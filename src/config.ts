@@ -18,6 +18,7 @@ import {
   type NotificationsSettings,
 } from './modules/notifications/notifications-settings.ts';
 import { oauthSettings, type OAuthSettings } from './modules/oauth/oauth-settings.ts';
+import { sampleSettings, type SampleSettings } from './modules/sample/sample-settings.ts';
 import { storageSettings, type StorageSettings } from './modules/storage/storage-settings.ts';
 
 export { ConfigError, withoutPassword } from './config/config-error.ts';
@@ -31,7 +32,8 @@ export type Config = ServerSettings &
   NotificationsSettings &
   CatalogSettings &
   StorageSettings &
-  EventsSettings;
+  EventsSettings &
+  SampleSettings;
 
 export function loadConfig(env: Env = process.env): Config {
   const server = serverSettings(env);
@@ -44,5 +46,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...catalogSettings(env),
     ...storageSettings(env),
     ...eventsSettings(env),
+    ...sampleSettings(env),
   };
 }

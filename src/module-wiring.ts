@@ -31,7 +31,9 @@ import {
 } from './modules/notifications/notifications-module.ts';
 import { createMembersModule, type MembersServices } from './modules/members/members-module.ts';
 import { createOAuthModule, type OAuthServices } from './modules/oauth/oauth-module.ts';
+import { createSampleModule, type SampleServices } from './modules/sample/sample-module.ts';
 import { createStorageModule, type StorageServices } from './modules/storage/storage-module.ts';
+import { sampleNeedsOf } from './sample-wiring.ts';
 import { createTenantsModule, type TenantService } from './modules/tenants/tenants-module.ts';
 
 export interface Services {
@@ -49,6 +51,8 @@ export interface Services {
   storage: StorageServices;
   company: CompanyServices;
   analytics: AnalyticsServices;
+  /** The sample catalog, seeded on the first start and by `omni sample seed`. */
+  sample: SampleServices;
   /** Idempotency-Key claims and stored answers (every POST and PATCH; src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
   events: EventsServices;
@@ -191,6 +195,15 @@ export function createServices(
     },
     overrides.events,
   );
+  const sample = createSampleModule(
+    context,
+    sampleNeedsOf({
+      catalog: catalog.services,
+      storage: storage.services,
+      company: company.services,
+      analytics: analytics.services,
+    }),
+  );
   const webConsole = createConsoleModule(
     context,
     overrides.consoleDistDir ? { distDir: overrides.consoleDistDir } : {},
@@ -207,6 +220,7 @@ export function createServices(
     company,
     analytics,
     events,
+    sample,
     webConsole,
   ];
   return {
@@ -223,6 +237,7 @@ export function createServices(
     storage: storage.services,
     company: company.services,
     analytics: analytics.services,
+    sample: sample.services,
     // Claims and stored answers commit without waiting for the disk (see asyncCommit).
     idempotency: new IdempotencyStore(database.asyncCommit, {
       ttlSeconds: config.idempotencyKeyTtlSeconds,

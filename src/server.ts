@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.ts';
 import { awaitsDistribution } from './db/distribution.ts';
 import { migrateDatabase } from './migrate-database.ts';
 import { publicUrls } from './http/public-urls.ts';
+import { describeSample } from './modules/sample/sample-module.ts';
 import { TenantExistsError } from './modules/tenants/tenants-module.ts';
 
 const DEMO_TENANT = 'demo';
@@ -16,7 +17,15 @@ const DEMO_TENANT = 'demo';
 // How long a server that lost its embedded database's lock may take to close before it exits.
 const LOST_LOCK_EXIT_MS = 5_000;
 
-export async function serve(config: Config): Promise<void> {
+export interface ServeOptions {
+  /** Whether a first start fills the demo tenant with the sample catalog (SAMPLE_CATALOG, --no-sample). */
+  sample: boolean;
+}
+
+export async function serve(
+  config: Config,
+  options: ServeOptions = { sample: config.sampleCatalog },
+): Promise<void> {
   // The server once built: failures reported before that go to stderr.
   const built: { app?: FastifyInstance } = {};
   const database = await openDatabase({
@@ -90,12 +99,35 @@ export async function serve(config: Config): Promise<void> {
     );
     console.log(`  Username:          ${demo.owner.Username}`);
     console.log(`  One-time password: ${demo.owner.Password}`);
-    console.log(`\nTry it (gets a token, then lists the tenant's apps):`);
-    console.log(
-      `  TOKEN=$(curl -s -u '${id}:${secret}' -d grant_type=client_credentials ${base}/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/') && curl -s -H "Authorization: Bearer $TOKEN" ${base}/management/oauth/apps`,
-    );
-    for (const line of otherClientLines(portConfig, demo.tenant.name, port)) console.log(line);
-    console.log('');
+    const tenantName = demo.tenant.name;
+    const tryIt = () => {
+      for (const line of tryItLines(base, id, secret, options.sample)) console.log(line);
+      for (const line of otherClientLines(portConfig, tenantName, port)) console.log(line);
+      console.log('');
+    };
+    if (!options.sample) tryIt();
+    else {
+      // After the server answers: the credentials are printed at once, the sample a few seconds on.
+      console.log(
+        `\nFilling "${tenantName}" with the sample catalog (start with --no-sample or SAMPLE_CATALOG=false for an empty tenant)…`,
+      );
+      const started = Date.now();
+      const tenantId = demo.tenant.id;
+      void services.sample.seeder
+        .seed(tenantId, base)
+        .then((counts) => {
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          console.log(`The sample catalog is ready in ${seconds} s: ${describeSample(counts)}.`);
+          tryIt();
+        })
+        .catch((error: unknown) => {
+          server.log.error({ err: error }, 'the sample catalog could not be made');
+          console.error(
+            `The sample catalog could not be made (${error instanceof Error ? error.message : String(error)}); ` +
+              `the tenant keeps what was made. Run \`npm run omni -- sample seed --tenant ${tenantName}\` to go on.`,
+          );
+        });
+    }
   }
 
   const shutdown = (signal: NodeJS.Signals) => {
@@ -116,6 +148,24 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+/** The curl lines of a first start: a token, then the sample's search (or the apps without it). */
+function tryItLines(base: string, id: string, secret: string | null, sample: boolean): string[] {
+  const token = `TOKEN=$(curl -s -u '${id}:${secret ?? ''}' -d grant_type=client_credentials ${base}/oauth/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')`;
+  const bearer = 'curl -s -H "Authorization: Bearer $TOKEN"';
+  if (!sample)
+    return [
+      `\nTry it (gets a token, then lists the tenant's apps):`,
+      `  ${token} && ${bearer} ${base}/management/oauth/apps`,
+    ];
+  return [
+    `\nTry it: get a token, then search the sample for lanterns (a typo too), and the devices of the store nearest Berlin:`,
+    `  ${token}`,
+    `  ${bearer} "${base}/private/catalog/items/search?q=lantern&take=3"`,
+    `  ${bearer} -H 'Content-Type: application/json' -d '{"Query":"lanturn","Take":3,"IncludeStaticNavigation":true}' ${base}/private/catalog/items`,
+    `  ${bearer} "${base}/company/stores/13.40;52.52/logicaldevices"`,
+  ];
 }
 
 /**

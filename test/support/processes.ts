@@ -44,6 +44,7 @@ const CONFIG_VARIABLES = [
   'WEBHOOK_TIMEOUT_SECONDS',
   'WEBHOOK_POLLING_INTERVAL_MS',
   'WEBHOOK_CONCURRENCY',
+  'SAMPLE_CATALOG',
 ];
 
 /** Where children keep compiled modules, as `npm start` does: a child then starts in about half
@@ -53,7 +54,8 @@ const COMPILE_CACHE = path.join(PROJECT_ROOT, 'node_modules/.cache/node-compile'
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const inherited: NodeJS.ProcessEnv = { NODE_COMPILE_CACHE: COMPILE_CACHE, ...process.env };
   for (const name of CONFIG_VARIABLES) delete inherited[name];
-  return { ...inherited, ...env };
+  // A first start seeds no sample catalog unless a test asks for it (test/modules/sample).
+  return { ...inherited, SAMPLE_CATALOG: 'false', ...env };
 }
 
 const children = new Set<ChildProcess>();
@@ -143,9 +145,9 @@ export class ServerProcess {
   private readonly listeners = new Set<() => void>();
   private partial = '';
 
-  constructor(env: Record<string, string>) {
+  constructor(env: Record<string, string>, args: string[] = []) {
     this.child = track(
-      spawn(process.execPath, [MAIN, 'serve'], { cwd: PROJECT_ROOT, env: childEnv(env) }),
+      spawn(process.execPath, [MAIN, 'serve', ...args], { cwd: PROJECT_ROOT, env: childEnv(env) }),
     );
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
@@ -247,14 +249,12 @@ export interface StartedServer {
 export async function listeningServer(
   dataDir: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<{ server: ServerProcess; port: number }> {
-  const server = new ServerProcess({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ...env,
-  });
+  const server = new ServerProcess(
+    { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    args,
+  );
   const listening = await server.waitForLog(/^Server listening at /);
   return { server, port: Number(/:(\d+)$/.exec(String(listening.msg))?.[1]) };
 }

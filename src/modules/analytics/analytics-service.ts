@@ -9,6 +9,7 @@ import {
   counterOf,
   OMNI_SHARE,
   storedCodes,
+  TRENDING_ITEM,
   type CounterSpec,
 } from './analytics-counters.ts';
 import { invalidQuery, invalidRecords, invalidTimeZone } from './analytics-errors.ts';
@@ -86,6 +87,23 @@ export class AnalyticsService {
    */
   async forgetTenant(sql: RawSql, tenantId: number): Promise<void> {
     await sql.query('delete from analytics_logs where tenant_id = $1', [tenantId]);
+  }
+
+  /**
+   * Deletes the logs these physical devices recorded and the trending records of these items: the
+   * sample's activity, when `omni sample remove` takes the sample's devices and items away.
+   */
+  async forgetDevicesAndItems(
+    tenantId: number,
+    physicalDeviceIds: readonly string[],
+    itemIds: readonly number[],
+  ): Promise<void> {
+    await this.database.query(
+      `delete from analytics_logs
+        where tenant_id = $1
+          and (physical_device_id = any($2::text[]) or (counter = $3 and item_id = any($4::int[])))`,
+      [tenantId, physicalDeviceIds, TRENDING_ITEM, itemIds],
+    );
   }
 
   /** Validates and stores a batch, all or nothing; answers how many records were stored. */

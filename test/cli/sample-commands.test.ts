@@ -1,0 +1,123 @@
+// `omni sample seed|remove` as an operator runs them (the real CLI, on an embedded DATA_DIR), and
+// the first start's sample: `npm start` on a new database fills the demo tenant unless told not
+// to, and its printed curl lines search the sample.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  listeningServer,
+  migratedDataDir,
+  removeTempDirs,
+  runCli,
+  startServer,
+  stopChildren,
+} from '../support/processes.ts';
+
+afterEach(stopChildren);
+afterAll(async () => {
+  await stopChildren();
+  await removeTempDirs();
+});
+
+const TIMEOUT = 180_000;
+
+describe('sample seed --tenant <name> [--items <n>]', () => {
+  it(
+    'fills the tenant, says what it holds, and makes nothing twice when run again',
+    async () => {
+      const dataDir = await migratedDataDir(['shop']);
+      const first = await runCli(['sample', 'seed', '--tenant', 'shop', '--items', '30'], {
+        DATA_DIR: dataDir,
+      });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(
+        /Tenant "shop" holds the sample: 30 items, 27 categories, 10 brands/,
+      );
+      expect(first.stdout).toContain('10 stores');
+      const again = await runCli(['sample', 'seed', '--tenant', 'shop', '--items', '30'], {
+        DATA_DIR: dataDir,
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/holds the sample: 30 items, 27 categories/);
+
+      const removed = await runCli(['sample', 'remove', '--tenant', 'shop'], { DATA_DIR: dataDir });
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(removed.stdout).toMatch(
+        /Removed from tenant "shop": 30 items, 27 categories, 10 brands/,
+      );
+      expect(removed.stdout).not.toContain('Kept');
+    },
+    TIMEOUT,
+  );
+
+  it.each([
+    [['sample', 'seed'], '--tenant <name> is required.'],
+    [['sample', 'seed', '--tenant', 'shop', '--items', '0'], '--items takes a whole number'],
+    [['sample', 'seed', '--tenant', 'shop', '--items', '100001'], '--items takes a whole number'],
+    [['sample', 'seed', '--tenant', 'shop', '--items', '1e3'], '--items takes a whole number'],
+    [['sample', 'seed', '--tenant', 'nobody'], 'Tenant "nobody" does not exist.'],
+    [['sample', 'remove'], '--tenant <name> is required.'],
+  ])(
+    '%j is refused with a message, never a stack trace',
+    async (args, message) => {
+      const result = await runCli(args, { DATA_DIR: await migratedDataDir(['shop']) });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('npm start on a new database: the sample catalog', () => {
+  it(
+    'fills the demo tenant after the server answers, and prints curl lines that search it',
+    async () => {
+      const started = await startServer(await migratedDataDir(), {
+        SAMPLE_CATALOG: 'true',
+        DEFAULT_TENANT: 'demo',
+      });
+      const { server, port } = started;
+      await server.waitForLine((line) => line.startsWith('The sample catalog is ready'));
+      expect(server.output()).toMatch(/The sample catalog is ready in [\d.]+ s: 200 items/);
+      const search = server.lines.find((line) => line.includes('/items/search?q=lantern'));
+      expect(search).toBeDefined();
+
+      // DEFAULT_TENANT=demo: the loopback address is the demo tenant, for fetch too.
+      const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
+      const token = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      });
+      expect(token.status).toBe(200);
+      const { access_token } = (await token.json()) as { access_token: string };
+      const path = /\/private\/catalog\/items\/search\?q=lantern&take=3/.exec(search!)![0];
+      const found = await fetch(`http://127.0.0.1:${port}${path}`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      const page = (await found.json()) as { TotalCount: number; Results: { Title: string }[] };
+      expect(page.TotalCount).toBeGreaterThan(3);
+      for (const item of page.Results) expect(item.Title.toLowerCase()).toContain('lantern');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'leaves the demo tenant empty with --no-sample',
+    async () => {
+      const { server } = await listeningServer(
+        await migratedDataDir(),
+        {
+          SAMPLE_CATALOG: 'true',
+        },
+        ['--no-sample'],
+      );
+      await server.waitForLine((line) => line.trim().startsWith('TOKEN=$(curl'));
+      expect(server.output()).not.toContain('sample catalog');
+      expect(server.output()).toContain('/management/oauth/apps');
+    },
+    TIMEOUT,
+  );
+});
