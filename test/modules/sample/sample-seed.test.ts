@@ -52,7 +52,7 @@ const EXPECTED_STRUCTURE = {
   analytics: 1,
 };
 
-describe('sample seed', () => {
+describe('sample seed', { timeout: 180_000 }, () => {
   it('fills a tenant with a catalog, stores, devices and activity, by kind', async () => {
     const counts = await api.services.sample.seeder.seed(
       await tenantId(garden),
@@ -159,7 +159,7 @@ describe('sample seed', () => {
   });
 });
 
-describe('sample seed, stopped half-way', () => {
+describe('sample seed, stopped half-way', { timeout: 180_000 }, () => {
   const resumed = useTenant(api, 'resumed');
 
   it('goes on where it stopped, recording what the stopped run wrote', async () => {
@@ -176,7 +176,7 @@ describe('sample seed, stopped half-way', () => {
   });
 });
 
-describe('sample remove', () => {
+describe('sample remove', { timeout: 180_000 }, () => {
   it("removes every sample record and nothing of the tenant's own", async () => {
     const id = await tenantId(garden);
     // The tenant's own data: an item in a sample category, and a brand of its own.
