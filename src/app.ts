@@ -16,6 +16,7 @@ import { registerHealth } from './http/health.ts';
 import { hasSeveralHosts, normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBodies } from './http/json-body.ts';
+import { registerLingeringClose } from './http/lingering-close.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
 import { commitMarkerPruneQueue } from './db/commit-marker-pruning.ts';
 import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
@@ -152,6 +153,8 @@ export async function buildApp(
   registerValidation(app);
   registerRouteAccess(app);
   registerErrorHandling(app);
+  // A 413 reaches a client still sending its body: what it still sends is read, then dropped.
+  registerLingeringClose(app);
   registerVersioning(app);
   registerContentEncoding(app);
   const { modules } = services;

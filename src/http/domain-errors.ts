@@ -27,7 +27,8 @@ function headersOf(error: DomainError): Record<string, string> {
     headers['Retry-After'] = String(error.retryAfterSeconds);
   if (error.contentSize !== undefined) headers['Content-Range'] = `bytes */${error.contentSize}`;
   if (error.invalidToken) headers['WWW-Authenticate'] = invalidTokenChallenge(error.message);
-  // The input was refused while being read: the rest of it is still on the connection.
+  // The input was refused while being read: the rest of it is still on the connection (read and
+  // dropped before the connection closes: lingering-close.ts).
   if (error.kind === 'too-large') headers.Connection = 'close';
   return headers;
 }
