@@ -1,8 +1,9 @@
 // CLI entry: `serve` (npm start), `migrate` and `distribute` here, and the modules' commands:
 // `tenant` (create, list, delete), `member` (create), `keys` (rotate), `endpoint` (status),
-// `analytics` (detach, trending) and `catalog` (import), each declared in its module's
-// `<name>-commands.ts` (src/cli/cli-command.ts). The usage text is assembled below from them.
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+// `analytics` (detach, trending), `catalog` (import) and `sample` (seed, remove), each declared in its module's
+// `<name>-commands.ts` (src/cli/cli-command.ts). The usage text is assembled below from them;
+// `--help` and a command line that does not fit are answered as src/cli/usage.ts describes.
+import type { ParseArgsOptionsConfig } from 'node:util';
 import {
   UsageError,
   withServicesOf,
@@ -10,6 +11,14 @@ import {
   type CommandContext,
   type WithServices,
 } from './cli/cli-command.ts';
+import {
+  CommandLineError,
+  parseCommandLine,
+  reportCommandLineError,
+  unknownCommand,
+  UsageText,
+  type UsageLines,
+} from './cli/usage.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
@@ -22,6 +31,7 @@ import { ensureConsoleBuilt } from './modules/console/console-module.ts';
 import { integrationCommands } from './modules/integration/integration-module.ts';
 import { membersCommands } from './modules/members/members-module.ts';
 import { oauthCommands } from './modules/oauth/oauth-module.ts';
+import { sampleCommands } from './modules/sample/sample-module.ts';
 import { tenantsCommands } from './modules/tenants/tenants-module.ts';
 import { migrateDatabase } from './migrate-database.ts';
 import { serve } from './server.ts';
@@ -34,21 +44,38 @@ const COMMANDS: readonly CliCommand<Services>[] = [
   ...withServicesOf(integrationCommands, (services: Services) => services.integration),
   ...withServicesOf(analyticsCommands, (services: Services) => services.analytics),
   ...withServicesOf(catalogCommands, (services: Services) => services.catalog),
+  ...withServicesOf(sampleCommands, (services: Services) => services.sample),
 ];
 
-/** The options of the process-level commands (distribute). */
-const OPTIONS: ParseArgsOptionsConfig = { 'online-from': { type: 'string' } };
+/** The options of the process-level commands (serve, distribute). */
+const OPTIONS: ParseArgsOptionsConfig = {
+  'online-from': { type: 'string' },
+  'no-sample': { type: 'boolean' },
+};
 
-const USAGE = [
-  'Usage: npm run -s omni -- <command>',
-  '  serve                        run the API server (what npm start does)',
-  '  migrate                      apply pending database migrations',
-  '  distribute [--online-from <rows>]',
-  '                               distribute a database that holds data on its Citus cluster: tables',
-  '                               of 10,000 rows or more online, smaller ones with their writes held',
-  '                               for the copy',
-  ...COMMANDS.map((command) => command.usage),
-].join('\n');
+/** The process-level commands' lines of the usage text; the modules' commands add theirs. */
+const PROCESS_COMMANDS: UsageLines[] = [
+  {
+    name: 'serve',
+    usage: [
+      '  serve [--no-sample]          run the API server (what npm start does); a first start makes the',
+      '                               demo tenant and fills it with the sample catalog, unless --no-sample',
+      '                               or SAMPLE_CATALOG=false',
+    ].join('\n'),
+  },
+  { name: 'migrate', usage: '  migrate                      apply pending database migrations' },
+  {
+    name: 'distribute',
+    usage: [
+      '  distribute [--online-from <rows>]',
+      '                               distribute a database that holds data on its Citus cluster: tables',
+      '                               of 10,000 rows or more online, smaller ones with their writes held',
+      '                               for the copy',
+    ].join('\n'),
+  },
+];
+
+const USAGE = new UsageText('npm run -s omni --', [...PROCESS_COMMANDS, ...COMMANDS]);
 
 const AWAITS_DISTRIBUTION =
   'This database has the citus extension and holds data that is not distributed yet: ' +
@@ -107,13 +134,39 @@ async function run(argv: string[]): Promise<void> {
   // Every command's options at once: a command ignores those of the others.
   const options: ParseArgsOptionsConfig = { ...OPTIONS };
   for (const command of COMMANDS) Object.assign(options, command.options);
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options });
+  const { positionals, values } = parseCommandLine(argv, options);
   const [command, subcommand, ...args] = positionals;
+  // Help before the configuration is read: a bad setting does not hide the usage.
+  if (command === undefined || command === 'help' || values.help) {
+    const words = command === 'help' ? positionals.slice(1) : positionals;
+    const usage = USAGE.of(words.slice(0, 2));
+    if (usage === undefined) throw unknownCommand(USAGE, words);
+    console.log(usage);
+    return;
+  }
+  const found = COMMANDS.find((c) => c.name === command && c.subcommand === subcommand);
+  if (!found && !PROCESS_COMMANDS.some((c) => c.name === command))
+    throw unknownCommand(USAGE, positionals);
+  if (found) {
+    // The configuration is read when the command asks for its services, after it has checked
+    // its arguments: a command line that does not fit is told so first.
+    const withServices: WithServices<Services> = (work) => servicesFor(loadConfig())(work);
+    await found.run({ args, options: values }, withServices).catch((error: unknown) => {
+      // Without a message: the command's arguments do not fit it.
+      if (error instanceof UsageError && !error.message)
+        throw new CommandLineError(`Missing arguments for ${command} ${found.subcommand}.`, [
+          command,
+          found.subcommand,
+        ]);
+      throw error;
+    });
+    return;
+  }
   const config = loadConfig();
   switch (command) {
     case 'serve':
       buildConsoleIfStale();
-      await serve(config);
+      await serve(config, { sample: config.sampleCatalog && values['no-sample'] !== true });
       return;
     case 'migrate': {
       const database = await openCommandDatabase(config);
@@ -150,17 +203,13 @@ async function run(argv: string[]): Promise<void> {
       );
       return;
     }
-    default: {
-      const found = COMMANDS.find((c) => c.name === command && c.subcommand === subcommand);
-      if (!found) throw new UsageError();
-      await found.run({ args, options: values }, servicesFor(config));
-    }
   }
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof CommandLineError) process.exit(reportCommandLineError(error, USAGE));
   if (error instanceof UsageError) {
-    console.error(error.message || USAGE);
+    console.error(error.message);
   } else if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message);
   } else {

@@ -33,7 +33,9 @@ const pascal = (name: string) =>
   name.replace(/(^|-)(\w)/g, (_m, _dash, c: string) => c.toUpperCase());
 
 describe('src/modules/<name>/', () => {
-  it('holds the eleven modules the architecture names, and no other folder', () => {
+  // The architecture's eleven, and `sample` (the sample catalog a first start seeds: it owns its
+  // records table and commands, and writes only through the others' services).
+  it('holds the eleven modules the architecture names and the sample, and no other folder', () => {
     expect(modules.sort()).toEqual(
       [
         'analytics',
@@ -45,6 +47,7 @@ describe('src/modules/<name>/', () => {
         'members',
         'notifications',
         'oauth',
+        'sample',
         'storage',
         'tenants',
       ].sort(),

@@ -8,8 +8,9 @@ import type { Tenant } from '../domain/tenant.ts';
 import type { PublicUrls } from '../http/public-urls.ts';
 
 /**
- * A command line that does not fit: the process prints the message alone and exits 1. Without a
- * message, it prints the usage text instead.
+ * A command that cannot do what it was asked (a tenant that does not exist): the process prints
+ * the message alone and exits 1. Without a message, the command line does not fit the command:
+ * the process prints the command's usage on stderr and exits 2 (src/cli/usage.ts).
  */
 export class UsageError extends Error {}
 

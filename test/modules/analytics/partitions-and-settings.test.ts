@@ -123,7 +123,7 @@ describe('monthly partitions', () => {
 });
 
 describe('omni analytics', () => {
-  it('trending --date runs a day for one tenant or all; detach --before detaches; bad arguments exit 1', async () => {
+  it('trending --date runs a day for one tenant or all; detach --before detaches; bad values exit 1, missing ones 2', async () => {
     const dataDir = await migratedDataDir(['shop']);
     const env = { DATA_DIR: dataDir };
     const one = await runCli(['analytics', 'trending', '--date', '2025-06-10', 'shop'], env);
@@ -137,6 +137,9 @@ describe('omni analytics', () => {
     const bad = await runCli(['analytics', 'detach', '--before', '2020-1'], env);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--before must be a month');
-    expect((await runCli(['analytics', 'trending', 'shop'], env)).code).toBe(1);
+    // Without --date the command line does not fit: its usage, exit 2.
+    const missing = await runCli(['analytics', 'trending', 'shop'], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('analytics trending --date YYYY-MM-DD');
   }, 120_000);
 });
