@@ -231,7 +231,7 @@ describe('POST /private/catalog/exports', () => {
 });
 
 // CSV injection (OWASP): text a spreadsheet would run as a formula (= + - @, tab, carriage return
-// first) is written with a single quote before it, the import takes the quote off again, and the
+// first, or the full-width ＝ ＋ － ＠ some locales take for them) is written with a single quote before it, the import takes the quote off again, and the
 // file is served as an attachment.
 describe('POST /private/catalog/exports (formulas in CSV)', () => {
   const formulas = {
@@ -243,12 +243,20 @@ describe('POST /private/catalog/exports (formulas in CSV)', () => {
     RFID: '\rCarriage',
     UUID: "'=already quoted",
   };
+  const fullWidth = {
+    Title: '＝HYPERLINK("http://127.0.0.1/x","Click")',
+    Name: '＋1＋cmd',
+    Model: '－2＋3',
+    ShortDescription: '＠SUM(1,2)',
+    LongDescription: 'Size ＝ 2',
+  };
 
   it('neutralises formula cells, serves the file as an attachment, and imports back the same values', async () => {
     const tenant = await api.createTenant(`export-formulas-${++counter}`);
     const brand = await createBrand(api, tenant, '=Brand');
     await createItem(api, tenant, { SKU: '=SKU', BrandId: brand.Id, ...formulas });
     await createItem(api, tenant, { SKU: 'plain', Title: 'Plain - no formula', Model: "'quote" });
+    await createItem(api, tenant, { SKU: 'wide', ...fullWidth });
 
     for (const format of ['csv', 'jsonl'] as const) {
       const { text, disposition } = await exportFile(tenant, { Format: format });
@@ -257,7 +265,7 @@ describe('POST /private/catalog/exports (formulas in CSV)', () => {
       const rows = parse<Record<string, string>>(text, { columns: true });
       const risky = rows
         .flatMap((row) => Object.values(row))
-        .filter((cell) => /^[=+\-@\t\r]/.test(cell));
+        .filter((cell) => /^[=+\-@\t\r＝＋－＠]/.test(cell));
       expect(risky).toEqual([]);
       const row = rows.find((r) => r.SKU === "'=SKU")!;
       expect(row).toMatchObject({
@@ -267,6 +275,13 @@ describe('POST /private/catalog/exports (formulas in CSV)', () => {
         UUID: "''=already quoted",
         Brand: "'=Brand",
       });
+      expect(rows.find((r) => r.SKU === 'wide')).toMatchObject({
+        Title: `'${fullWidth.Title}`,
+        Name: `'${fullWidth.Name}`,
+        Model: `'${fullWidth.Model}`,
+        ShortDescription: `'${fullWidth.ShortDescription}`,
+        LongDescription: fullWidth.LongDescription,
+      });
       // Text that only contains such characters, or starts with a quote alone, is untouched.
       expect(rows.find((r) => r.SKU === 'plain')).toMatchObject({
         Title: 'Plain - no formula',
@@ -274,8 +289,8 @@ describe('POST /private/catalog/exports (formulas in CSV)', () => {
       });
       const target = await api.createTenant(`export-formulas-in-${++counter}`);
       const imported = await runImport(api, target, text, CSV, 'createMissing=true');
-      // The two items and the brand's record.
-      expect(imported).toMatchObject({ State: 'Succeeded', RowsWritten: 3, RowsFailed: 0 });
+      // The three items and the brand's record.
+      expect(imported).toMatchObject({ State: 'Succeeded', RowsWritten: 4, RowsFailed: 0 });
       expect(await comparable(target)).toEqual(await comparable(tenant));
     }
   });
