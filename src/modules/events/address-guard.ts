@@ -87,10 +87,22 @@ export function bareHost(url: URL): string {
   return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 }
 
+/**
+ * A delivery refused before any connection. Its message is the tenant's (the delivery's
+ * LastError): it names the host the tenant wrote, never an address the server resolved, which
+ * would tell a tenant the private addresses of the operator's internal names. The operator's log
+ * gets `host` and `address` (webhook-sender.ts).
+ */
 export class AddressRefused extends Error {
-  constructor(message: string) {
+  readonly host: string;
+  /** The refused address the host resolved to; undefined when it has none. */
+  readonly address: string | undefined;
+
+  constructor(message: string, host: string, address?: string) {
     super(message);
     this.name = 'AddressRefused';
+    this.host = host;
+    this.address = address;
   }
 }
 
@@ -107,12 +119,14 @@ export async function checkedAddress(
   const allowed = isAllowListed(url, allowedHosts);
   const literal = isIP(host);
   const addresses = literal ? [{ address: host, family: literal }] : await resolve(host);
-  if (addresses.length === 0) throw new AddressRefused(`${host} has no address`);
+  if (addresses.length === 0) throw new AddressRefused(`${host} has no address`, host);
   if (!allowed) {
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused)
       throw new AddressRefused(
-        `${host} resolves to ${refused.address}, which is not a public address (loopback, private, link-local and metadata addresses are refused unless the host and port, ${allowListKey(url)}, are in WEBHOOK_ALLOWED_HOSTS)`,
+        `${host} resolves to a non-public address (loopback, private, link-local and metadata addresses are refused unless the host and port, ${allowListKey(url)}, are in WEBHOOK_ALLOWED_HOSTS)`,
+        host,
+        refused.address,
       );
   }
   return addresses[0]!;

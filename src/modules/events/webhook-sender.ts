@@ -1,12 +1,14 @@
 // Sends one webhook: the Standard Webhooks headers and signature (standardwebhooks), to the
 // address the SSRF guard checked (the URL's rules checked again first), within the timeout,
-// without following redirects. A failure's reply body is quoted only for public receivers.
+// without following redirects. A failure's reply body is quoted only for public receivers, and
+// what a failure says to the tenant names no address the server resolved (the operator's log does).
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { Webhook } from 'standardwebhooks';
-import { checkedAddress, showsReplyBody, type Resolver } from './address-guard.ts';
+import { AddressRefused, checkedAddress, showsReplyBody, type Resolver } from './address-guard.ts';
 import { webhookUrlProblem } from './webhook-url.ts';
 
 /** A new signing secret in the Standard Webhooks form: `whsec_` and 32 random bytes in base64. */
@@ -44,6 +46,24 @@ export interface SendOptions {
   timeoutMs: number;
   allowedHosts: readonly string[];
   resolve: Resolver;
+  /** The operator's log: refused and unreachable addresses, which the tenant is not told. */
+  log?: FastifyBaseLogger | undefined;
+}
+
+interface SystemError extends Error {
+  code?: string;
+  syscall?: string;
+  address?: string;
+}
+
+/**
+ * What the tenant reads of a failed connection: Node's `connect ECONNREFUSED 10.0.0.5:9000` with
+ * the URL's host and port in place of the address it resolved to (an allow-listed internal name's
+ * private address); other errors as they are.
+ */
+function connectionError(error: SystemError, url: URL): string {
+  if (!error.syscall || !error.code || error.address === undefined) return error.message;
+  return `${error.syscall} ${error.code} ${url.host}`;
 }
 
 /** Keeps at most this much of a public receiver's error answer's body for the delivery log. */
@@ -59,6 +79,11 @@ export async function sendWebhook(options: SendOptions): Promise<SendResult> {
   try {
     address = await checkedAddress(url, options.allowedHosts, options.resolve);
   } catch (error) {
+    if (error instanceof AddressRefused)
+      options.log?.warn(
+        { url: options.url, host: error.host, address: error.address },
+        `webhook delivery refused: ${error.message}`,
+      );
     return { status: undefined, durationMs: elapsed(), error: (error as Error).message };
   }
   // An allow-listed (internal) receiver's reply is never shown: its status only.
@@ -122,7 +147,14 @@ export async function sendWebhook(options: SendOptions): Promise<SendResult> {
     const timer = setTimeout(() => {
       req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
-    req.on('error', (error) => finish(undefined, error.message));
+    req.on('error', (error: SystemError) => {
+      if (error.address !== undefined)
+        options.log?.info(
+          { url: options.url, address: error.address, code: error.code },
+          `webhook delivery failed: ${error.message}`,
+        );
+      finish(undefined, connectionError(error, url));
+    });
     req.end(body);
   });
 }

@@ -3,6 +3,7 @@
 // which URLs a subscription may have, and when a failed delivery may quote the reply's body.
 import { describe, expect, it } from 'vitest';
 import {
+  AddressRefused,
   allowListKey,
   checkedAddress,
   isPublicAddress,
@@ -120,14 +121,29 @@ describe('checkedAddress', () => {
     for (const address of ['::7f00:1', '::a9fe:a9fe'])
       await expect(
         checkedAddress(new URL('https://hooks.example.com/hook'), [], answering(address)),
-      ).rejects.toThrow(/not a public address/);
+      ).rejects.toThrow(/resolves to a non-public address/);
+  });
+
+  it('tells the tenant the host, never the address, and keeps the address for the log', async () => {
+    const refusal = await checkedAddress(
+      new URL('https://db.corp.example/hook'),
+      [],
+      answering('10.20.30.40', 4),
+    ).then(
+      () => undefined,
+      (error: unknown) => error as AddressRefused,
+    );
+    expect(refusal).toBeInstanceOf(AddressRefused);
+    expect(refusal!.message).toMatch(/^db\.corp\.example resolves to a non-public address \(/);
+    expect(refusal!.message).not.toContain('10.20.30.40');
+    expect(refusal).toMatchObject({ host: 'db.corp.example', address: '10.20.30.40' });
   });
 
   it('refuses an allow-listed name on a port not listed, and takes it on its port', async () => {
     const loopback = answering('127.0.0.1', 4);
     await expect(
       checkedAddress(new URL('https://hooks.internal:5432/'), ALLOWED, loopback),
-    ).rejects.toThrow(/not a public address/);
+    ).rejects.toThrow(/non-public address/);
     await expect(
       checkedAddress(new URL('https://hooks.internal:8443/'), ALLOWED, loopback),
     ).resolves.toEqual({ address: '127.0.0.1', family: 4 });

@@ -377,9 +377,8 @@ describe('SSRF protection', () => {
         const log = await deliveries(subscription.Id);
         return log[0]?.LastError ? log : undefined;
       });
-      expect(delivery!.LastError).toMatch(
-        /resolves to 127\.0\.0\.1, which is not a public address/,
-      );
+      expect(delivery!.LastError).toMatch(/resolves to a non-public address/);
+      expect(delivery!.LastError).not.toContain('127.0.0.1');
       expect(delivery!.ResponseStatusCode).toBeNull();
     }
     expect(receiver.received).toEqual([]);
