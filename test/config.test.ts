@@ -33,6 +33,8 @@ describe('configuration defaults', () => {
       publicPort: 8080,
       jsonBodyLimitBytes: 1_048_576,
       corsOrigins: [],
+      webhookPollingIntervalMs: 1000,
+      webhookWake: 'commit',
     });
   });
 
@@ -173,6 +175,7 @@ describe('configuration errors name the variable', () => {
     ['WEBHOOK_TIMEOUT_SECONDS', '0'],
     ['WEBHOOK_TIMEOUT_SECONDS', '61'],
     ['WEBHOOK_POLLING_INTERVAL_MS', '5'],
+    ['WEBHOOK_WAKE', 'listen'],
     ['WEBHOOK_CONCURRENCY', '0'],
   ])('rejects %s=%j with a ConfigError naming it', (variable, value) => {
     const error = configErrorOf({ [variable]: value });

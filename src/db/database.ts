@@ -2,8 +2,15 @@
 // DATABASE_URL is set. Both speak the same SQL, so modules never ask which one they got.
 import pg from 'pg';
 import { from as copyStreamFrom } from 'pg-copy-streams';
+import { CommitNotifier } from './commit-notifier.ts';
 import { CommitOutcomes, type CommitOutcome } from './commit-outcomes.ts';
 import { isDatabaseUnavailable } from './connection-loss.ts';
+import {
+  listenWith,
+  type ListenHandlers,
+  type ListenOptions,
+  type Unlisten,
+} from './notification-listener.ts';
 import { primaryFollowingOptions } from './primary-hosts.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -47,6 +54,19 @@ export interface DatabaseHandle extends RawSql {
    * answering how many went; what the scheduled job of commit-marker-pruning.ts runs.
    */
   pruneCommitMarkers?: () => Promise<number>;
+  /**
+   * Calls `handlers.notified` on every NOTIFY of `channel` by any session of the database
+   * (notify_after_commit in a trigger: src/db/sql/015-notify-after-commit.sql). On PostgreSQL
+   * through a connection of its own that is made again when lost (notification-listener.ts); on
+   * the embedded database in process. Absent on wrappers that do not pass it on.
+   */
+  listen?(channel: string, handlers: ListenHandlers, options?: ListenOptions): Promise<Unlisten>;
+  /**
+   * Calls `listener` after each write of this process commits (a transaction, or a statement
+   * that starts with insert, update, delete, merge or with), whatever it wrote; answers a
+   * function that stops it. PostgreSQL only.
+   */
+  afterCommit?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -72,14 +92,33 @@ export function rawSqlOf(pool: pg.Pool | pg.ClientBase): RawSql {
  * Every connection's settings. No JIT compilation: it pays off for long analytic queries, and
  * PostgreSQL starts it from the planner's cost estimate alone, which a search over a large
  * tenant exceeds (jit_above_cost) while running in tens of milliseconds: compiling it added
- * 150–350 ms to a 50 ms search statement at 1M items (docs/search-plans.md).
+ * 150–350 ms to a 50 ms search statement at 1M items (docs/search-plans.md). And the NOTIFYs
+ * that triggers ask for, asked as notices, which the pool sends once their transaction commits
+ * (commit-notifier.ts); a pool opened without this setting announces nothing, and the listeners
+ * find its writes when they poll.
  */
-const CONNECTION_OPTIONS = '-c jit=off';
+export const CONNECTION_OPTIONS = '-c jit=off -c omni.notify_after_commit=notice';
 
 /** The connection settings of a pool made from settings rather than a URL (several hosts). */
 function connectionOf(options: pg.PoolOptions): pg.ClientConfig {
   const { host, port, user, password, database, ssl } = options;
   return { host, port, user, password, database, ssl };
+}
+
+/**
+ * What another pool or connection needs to connect as `pool` does: its URL, or its settings
+ * and its Client (on a failover pair, the one that follows the primary).
+ */
+function sameConnectionAs(pool: pg.Pool, url: string | undefined): pg.PoolConfig {
+  const options = pool.options;
+  return {
+    ...(options.Client === undefined || options.Client === pg.Client
+      ? { connectionString: options.connectionString ?? url }
+      : { ...connectionOf(options), Client: options.Client }),
+    ...(options.connectionTimeoutMillis
+      ? { connectionTimeoutMillis: options.connectionTimeoutMillis }
+      : {}),
+  };
 }
 
 /**
@@ -94,15 +133,9 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
   let asyncPool: pg.Pool | undefined;
   let asyncCommit: RawSql | undefined;
   const openAsyncPool = (): RawSql => {
-    const options = pool.options;
     asyncPool = new pg.Pool({
-      ...(options.Client === undefined || options.Client === pg.Client
-        ? { connectionString: options.connectionString ?? url }
-        : { ...connectionOf(options), Client: options.Client }),
+      ...sameConnectionAs(pool, url),
       max: ASYNC_COMMIT_POOL_SIZE,
-      ...(options.connectionTimeoutMillis
-        ? { connectionTimeoutMillis: options.connectionTimeoutMillis }
-        : {}),
       options: `${CONNECTION_OPTIONS} -c synchronous_commit=off`,
     });
     // As for the main pool (openDatabase): a broken idle or checked-out connection must not
@@ -110,6 +143,13 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     asyncPool.on('error', () => {});
     asyncPool.on('connect', (client) => client.on('error', () => {}));
     return rawSqlOf(asyncPool);
+  };
+  const openedAsyncCommit = () => (asyncCommit ??= openAsyncPool());
+  const notifier = new CommitNotifier(openedAsyncCommit);
+  notifier.watch(pool);
+  const committedListeners = new Set<() => void>();
+  const committed = () => {
+    for (const listener of committedListeners) listener();
   };
   async function rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
     const client = await pool.connect();
@@ -127,11 +167,13 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
         () => false,
         () => true,
       );
+      notifier.forget(client);
       client.release(broken);
       if (await committedDespite(error, committing)) return result!;
       throw error;
     }
     client.release();
+    committed();
     return result;
   }
   /** Whether a transaction whose COMMIT failed (`committing`: its marker) committed all the same. */
@@ -144,8 +186,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     engine: 'postgres',
     url,
     get asyncCommit() {
-      asyncCommit ??= openAsyncPool();
-      return asyncCommit;
+      return openedAsyncCommit();
     },
     async execRows(script: string) {
       const result = (await pool.query(script)) as pg.QueryResult | pg.QueryResult[];
@@ -153,15 +194,18 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
       return (last?.rows ?? []) as unknown[];
     },
     async query<Row>(text: string, params: unknown[] = []) {
-      if (outcomes && WRITING_STATEMENT.test(text))
-        return rawTransaction((sql) => sql.query<Row>(text, params));
+      const writing = WRITING_STATEMENT.test(text);
+      if (outcomes && writing) return rawTransaction((sql) => sql.query<Row>(text, params));
       const result = await pool.query(text, params);
+      if (writing) committed();
       return result.rows as Row[];
     },
     async prepared<Row>(name: string, text: string, params: unknown[]) {
-      if (outcomes && WRITING_STATEMENT.test(text))
+      const writing = WRITING_STATEMENT.test(text);
+      if (outcomes && writing)
         return rawTransaction((sql) => sql.prepared<Row>(name, text, params));
       const result = await pool.query({ name, text, values: params });
+      if (writing) committed();
       return result.rows as Row[];
     },
     async exec(script: string) {
@@ -190,6 +234,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
           committing = await outcomes.mark(client);
           await client.query('commit');
         }
+        committed();
         return loaded;
       } catch (error) {
         failure = error as Error;
@@ -201,6 +246,23 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
       }
     },
     ...(outcomes ? { pruneCommitMarkers: () => outcomes.prune() } : {}),
+    listen(channel: string, handlers: ListenHandlers, options?: ListenOptions) {
+      const Client = (pool.options.Client ?? pg.Client) as typeof pg.Client;
+      const connect = () =>
+        new Client({
+          ...sameConnectionAs(pool, url),
+          // Named, so that pg_stat_activity tells it from the pool's connections.
+          application_name: `omni listen ${channel}`,
+          // A host that vanishes without closing the connection is noticed in minutes, not hours.
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000,
+        });
+      return Promise.resolve(listenWith(connect, channel, handlers, options));
+    },
+    afterCommit(listener: () => void) {
+      committedListeners.add(listener);
+      return () => committedListeners.delete(listener);
+    },
     async close() {
       await Promise.all([pool.end(), asyncPool?.end()]);
     },

@@ -12,6 +12,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { DatabaseHandle, RawSql } from './database.ts';
 import { acquireDataDirLock } from './embedded-lock.ts';
+import type { ListenHandlers } from './notification-listener.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 
 export const PGLITE_EXTENSIONS = {
@@ -69,6 +70,16 @@ export function wrapPglite(
         blob: new Blob([data]),
       });
       return result.affectedRows ?? 0;
+    },
+    async listen(channel: string, handlers: ListenHandlers) {
+      // One session writes and listens: a NOTIFY in the writing transaction holds up no other
+      // commit, and PGlite hands it to the callback once that transaction commits.
+      await client.exec("set omni.notify_after_commit = 'notify'");
+      const unlisten = await client.listen(channel, () => handlers.notified());
+      handlers.listening?.();
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
     },
     async close() {
       if (!client.closed) await client.close();

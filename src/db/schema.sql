@@ -443,6 +443,12 @@ table revoked_tokens
   jti uuid not null
   expires_at timestamp with time zone not null
   revoked_at timestamp with time zone not null default now()
+table sample_records
+  tenant_id integer not null
+  kind text not null
+  resource_id text not null
+  key text
+  created_at timestamp with time zone not null default now()
 table schema_migrations
   version text not null
   applied_at timestamp with time zone not null default now()
@@ -653,6 +659,8 @@ refresh_tokens refresh_tokens_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES 
 refresh_tokens refresh_tokens_tenant_id_member_id_fkey FOREIGN KEY (tenant_id, member_id) REFERENCES members(tenant_id, id) ON DELETE CASCADE
 revoked_tokens revoked_tokens_pkey PRIMARY KEY (tenant_id, jti)
 revoked_tokens revoked_tokens_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+sample_records sample_records_pkey PRIMARY KEY (tenant_id, kind, resource_id)
+sample_records sample_records_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 signing_keys signing_keys_pkey PRIMARY KEY (kid)
 sql_code_files sql_code_files_pkey PRIMARY KEY (name)
@@ -785,6 +793,8 @@ CREATE INDEX refresh_tokens_family ON public.refresh_tokens USING btree (tenant_
 CREATE INDEX refresh_tokens_member ON public.refresh_tokens USING btree (tenant_id, member_id);
 CREATE UNIQUE INDEX refresh_tokens_pkey ON public.refresh_tokens USING btree (tenant_id, token_hash);
 CREATE UNIQUE INDEX revoked_tokens_pkey ON public.revoked_tokens USING btree (tenant_id, jti);
+CREATE INDEX sample_records_key ON public.sample_records USING btree (tenant_id, kind, key);
+CREATE UNIQUE INDEX sample_records_pkey ON public.sample_records USING btree (tenant_id, kind, resource_id);
 CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btree (version);
 CREATE UNIQUE INDEX signing_keys_one_active ON public.signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
 CREATE UNIQUE INDEX signing_keys_pkey ON public.signing_keys USING btree (kid);
@@ -1684,6 +1694,21 @@ AS $function$
   select coalesce(to_json(value)::text, 'null')
 $function$
 ;
+CREATE OR REPLACE FUNCTION public.notify_after_commit(p_channel text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  case current_setting('omni.notify_after_commit', true)
+    when 'notify' then
+      perform pg_notify(p_channel, '');
+    when 'notice' then
+      raise notice using message = 'notify after commit: ' || p_channel;
+    else
+      null;
+  end case;
+end $function$
+;
 CREATE OR REPLACE FUNCTION public.oauth_apps_build_document()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1701,6 +1726,7 @@ declare
   v_type text := p_resource || '.' || coalesce(p_action,
     case p_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
   v_tenant integer;
+  v_recorded boolean := false;
 begin
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
@@ -1710,7 +1736,12 @@ begin
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update
       set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+    v_recorded := v_recorded or found;
   end loop;
+  -- The webhook dispatchers wait on this channel (src/modules/events/dispatcher-wakeups.ts).
+  if v_recorded then
+    perform notify_after_commit('event_feed');
+  end if;
 end $function$
 ;
 CREATE OR REPLACE FUNCTION public.record_events_triggers(p_table text, p_function text)

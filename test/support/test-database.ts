@@ -4,7 +4,12 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { wrapPool, type DatabaseHandle, type RawSql } from '../../src/db/database.ts';
+import {
+  CONNECTION_OPTIONS,
+  wrapPool,
+  type DatabaseHandle,
+  type RawSql,
+} from '../../src/db/database.ts';
 import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
 import { createClusterDatabase, dropClusterDatabase, type ClusterNode } from './citus-cluster.ts';
 import { databaseUrlFor } from './database-url.ts';
@@ -101,7 +106,11 @@ async function openPostgresDatabase(
     await admin.end();
   }
   const url = databaseUrlFor(sourceUrl, name);
-  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.connections,
+    options: CONNECTION_OPTIONS,
+  });
   // Dropping the database at the end ends connections that pool.end() has not closed yet.
   pool.on('error', () => {});
   const handle = wrapPool(pool, url);

@@ -24,6 +24,7 @@ declare
   v_type text := p_resource || '.' || coalesce(p_action,
     case p_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
   v_tenant integer;
+  v_recorded boolean := false;
 begin
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
@@ -33,7 +34,12 @@ begin
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update
       set data = excluded.data, type = event_type_merge(e.type, excluded.type);
+    v_recorded := v_recorded or found;
   end loop;
+  -- The webhook dispatchers wait on this channel (src/modules/events/dispatcher-wakeups.ts).
+  if v_recorded then
+    perform notify_after_commit('event_feed');
+  end if;
 end $$;
 
 -- The three statement triggers (insert, update, delete) through which a table records its events

@@ -10,31 +10,29 @@
 //    tenant, by an update that takes only those still unleased, so that two instances never
 //    lease one; a delivery is due only when no older delivery of the same resource to the same
 //    subscription is still pending, which keeps each resource's events in order, retries included.
-// 4. Send and record: success ends the delivery; failure schedules the next attempt (backoff
-//    with jitter) or gives it up after the retry window, and a subscription failing for
-//    disableAfterMs is disabled and its owner told through the outbox.
+// 4. Send and record (delivery-results.ts): success ends the delivery; failure schedules the next
+//    attempt (backoff with jitter) or gives it up after the retry window, and a subscription
+//    failing for disableAfterMs is disabled and its owner told through the outbox.
+//
+// A round runs as soon as a wake comes (dispatcher-wakeups.ts: a commit that recorded events,
+// whichever instance or process made it; on Citus, a commit of this instance), and otherwise
+// every pollingIntervalMs. A wake on every instance at once sends nothing twice: fan-out and
+// claims skip what another instance holds.
 //
 // A sender killed mid-delivery leaves its lease to expire; the delivery is then claimed again
 // (at-least-once), and the lost claim is counted: a delivery whose sends ended their process
 // crashLimit times (JOB_CRASH_LIMIT) is given up instead of being sent again, so that a poison
 // delivery cannot end every instance in turn. All times come from the injected clock.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
 import type { Resolver } from './address-guard.ts';
-import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.ts';
+import type { DeliveryPolicy } from './delivery-policy.ts';
+import { recordResult, type DisablingNeeds } from './delivery-results.ts';
 import { eventId, eventJson, placeEvents, type EventRow } from './event-feed.ts';
 import { matchesPatterns } from './event-types.ts';
 import { sendWebhook, type SendResult } from './webhook-sender.ts';
 
-export interface DispatcherNeeds {
-  /** Records an e-mail in the outbox, in the caller's transaction. */
-  notify(
-    sql: RawSql,
-    notification: { tenantId: number; recipient: string; subject: string; body: string },
-  ): Promise<unknown>;
-  /** Whom to tell about a tenant's webhooks when a subscription names nobody. */
-  fallbackRecipient(tenantId: number): Promise<string | undefined>;
-}
+export type DispatcherNeeds = DisablingNeeds;
 
 export interface DispatcherOptions {
   policy: DeliveryPolicy;
@@ -68,6 +66,12 @@ interface Claimed extends EventRow {
 /** Events scanned per subscription per fan-out statement. */
 const FAN_OUT_BATCH = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/**
+ * The least time from the start of one round to the start of a round a wake begins: every
+ * instance hears every commit that recorded events, so a stream of them runs a round this often
+ * at most, not one per commit.
+ */
+const WAKE_GAP_MS = 25;
 
 export class Dispatcher {
   private readonly db: DatabaseHandle;
@@ -76,7 +80,13 @@ export class Dispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   private running: Promise<void> | undefined;
   private stopped = false;
-  private wake: (() => void) | undefined;
+  /** Ends the current sleep (stop() does). */
+  private endSleep: (() => void) | undefined;
+  /** Ends the current sleep if a wake may end it. */
+  private endWakeableSleep: (() => void) | undefined;
+  /** Whether a wake came since the current round began. */
+  private woken = false;
+  private roundStartedAt = 0;
   private lastPrune = 0;
 
   constructor(db: DatabaseHandle, needs: DispatcherNeeds, options: DispatcherOptions) {
@@ -92,7 +102,7 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.endSleep?.();
     await this.running;
     this.running = undefined;
     // Sends under way finish (each bounded by the timeout); their results are recorded.
@@ -104,9 +114,21 @@ export class Dispatcher {
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
   }
 
+  /**
+   * Runs a round soon: at once if the loop sleeps, after the current round if one runs (it may
+   * have looked before the wake's commit). Called when events committed, and after a send was
+   * recorded, which may make the next delivery of the same resource due.
+   */
+  wake(): void {
+    this.woken = true;
+    this.endWakeableSleep?.();
+  }
+
   private async loop(): Promise<void> {
     while (!this.stopped) {
       let busy = false;
+      this.woken = false;
+      this.roundStartedAt = performance.now();
       try {
         busy = await this.step();
       } catch (error) {
@@ -116,21 +138,28 @@ export class Dispatcher {
       if (this.inFlight.size >= this.options.concurrency) {
         await Promise.race(this.inFlight);
       } else if (!busy) {
-        await this.sleep(this.options.pollingIntervalMs);
+        // Polling is what finds work when no wake comes: writes of a process that does not
+        // announce them, due retries, a listening connection that was lost.
+        await this.sleep(this.options.pollingIntervalMs, true);
+        const gap = this.roundStartedAt + WAKE_GAP_MS - performance.now();
+        if (gap > 0 && !this.stopped) await this.sleep(gap, false);
       }
     }
   }
 
-  /** Waits ms, or less when stop() wakes it. */
-  private sleep(ms: number): Promise<void> {
+  /** Waits ms, or less when stop() ends it or, if `wakeable`, a wake (one that came already too). */
+  private sleep(ms: number, wakeable: boolean): Promise<void> {
+    if (wakeable && this.woken) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.wake = undefined;
+        this.endSleep = undefined;
+        this.endWakeableSleep = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.wake = done;
+      this.endSleep = done;
+      if (wakeable) this.endWakeableSleep = done;
     });
   }
 
@@ -311,6 +340,11 @@ export class Dispatcher {
       timeoutMs: this.options.timeoutMs,
       allowedHosts: this.options.allowedHosts,
       resolve: this.options.resolve,
+      log: this.options.log()?.child({
+        tenantId: delivery.tenantId,
+        subscriptionId: delivery.subscriptionId,
+        deliveryId: delivery.deliveryId,
+      }),
     });
     await this.record(delivery, this.options.clock(), result, false);
   }
@@ -321,91 +355,8 @@ export class Dispatcher {
     result: SendResult,
     giveUp: boolean,
   ): Promise<void> {
-    const { policy } = this.options;
-    const succeeded = result.error === undefined;
-    const expired = now.getTime() - delivery.firstAttemptAt.getTime() >= policy.retryWindowMs;
-    const state = succeeded ? 'succeeded' : giveUp || expired ? 'failed' : 'pending';
-    const next =
-      state === 'pending' ? new Date(now.getTime() + retryDelayMs(policy, delivery.attempts)) : now;
-    const disableBefore = new Date(now.getTime() - policy.disableAfterMs);
-    const disabled = await this.db.rawTransaction(async (sql) => {
-      await sql.query(
-        `update webhook_deliveries set state = $3, next_attempt_at = $4, claimed_until = null,
-           response_status = $5, duration_ms = $6, last_error = $7
-         where tenant_id = $1 and id = $2`,
-        [
-          delivery.tenantId,
-          delivery.deliveryId,
-          state,
-          next,
-          result.status ?? null,
-          result.durationMs,
-          result.error ?? null,
-        ],
-      );
-      if (succeeded) {
-        await sql.query(
-          'update webhook_subscriptions set failing_since = null where tenant_id = $1 and id = $2 and failing_since is not null',
-          [delivery.tenantId, delivery.subscriptionId],
-        );
-        return undefined;
-      }
-      const [sub] = await sql.query<{
-        enabled: boolean;
-        failingSince: Date | null;
-        ownerEmail: string | null;
-        url: string;
-      }>(
-        `select enabled, failing_since as "failingSince", owner_email as "ownerEmail", url
-           from webhook_subscriptions where tenant_id = $1 and id = $2 for update`,
-        [delivery.tenantId, delivery.subscriptionId],
-      );
-      if (!sub) return undefined;
-      const failingSince = sub.failingSince ?? now;
-      const disable = sub.enabled && failingSince <= disableBefore;
-      await sql.query(
-        `update webhook_subscriptions set failing_since = $3,
-           enabled = enabled and not $4, version = version + case when $4 then 1 else 0 end,
-           disabled_reason = case when $4 then $5 else disabled_reason end,
-           updated_at = case when $4 then $6 else updated_at end
-         where tenant_id = $1 and id = $2`,
-        [
-          delivery.tenantId,
-          delivery.subscriptionId,
-          failingSince,
-          disable,
-          `Disabled on ${now.toISOString()}: its deliveries failed for ${describeDuration(policy.disableAfterMs)} with no success.`,
-          now,
-        ],
-      );
-      if (!disable) return undefined;
-      const recipient = sub.ownerEmail ?? (await this.needs.fallbackRecipient(delivery.tenantId));
-      if (recipient) {
-        await this.needs.notify(sql, {
-          tenantId: delivery.tenantId,
-          recipient,
-          subject: `Webhook subscription ${delivery.subscriptionId} was disabled`,
-          body: `The webhook subscription ${delivery.subscriptionId} of tenant ${delivery.tenant} (${sub.url}) failed every delivery for ${describeDuration(policy.disableAfterMs)} and was disabled. Last error: ${result.error}. Enable it again with PUT /management/webhooks/${delivery.subscriptionId} and "Enabled": true; replay what it missed with POST /management/webhooks/${delivery.subscriptionId}/replay.`,
-        });
-      }
-      return { recipient };
-    });
-    if (disabled)
-      this.options.log()?.warn(
-        {
-          tenantId: delivery.tenantId,
-          subscriptionId: delivery.subscriptionId,
-          told: disabled.recipient ?? null,
-        },
-        'webhook subscription disabled after failing',
-      );
+    const { policy, log } = this.options;
+    await recordResult(this.db, this.needs, policy, log, delivery, now, result, giveUp);
+    this.wake();
   }
-}
-
-function describeDuration(ms: number): string {
-  const days = ms / 86_400_000;
-  if (days >= 1) return `${Math.round(days * 10) / 10} days`;
-  const hours = ms / 3_600_000;
-  if (hours >= 1) return `${Math.round(hours * 10) / 10} hours`;
-  return `${Math.round(ms / 1000)} seconds`;
 }

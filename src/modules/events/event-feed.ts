@@ -28,6 +28,12 @@ export function positionOf(id: string): FeedPosition {
   return { position: BigInt(`0x${id.slice(4, 20)}`), seq: BigInt(`0x${id.slice(20)}`) };
 }
 
+/**
+ * The channel notified once a transaction that recorded events commits (record_events in
+ * src/db/sql/020-event-feed.sql): what the webhook dispatchers listen on.
+ */
+export const EVENT_FEED_CHANNEL = 'event_feed';
+
 /** Events placed by one call of the sequencer at most. */
 const SEQUENCE_BATCH = 10_000;
 

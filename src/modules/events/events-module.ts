@@ -9,6 +9,7 @@ import { systemResolver, type Resolver } from './address-guard.ts';
 import { DeliveryLog } from './delivery-log.ts';
 import { defaultPolicy, type DeliveryPolicy } from './delivery-policy.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { DispatcherWakeups } from './dispatcher-wakeups.ts';
 import { EventFeed } from './event-feed.ts';
 import { eventRoutes } from './event-routes.ts';
 import { SubscriptionService } from './subscription-service.ts';
@@ -20,6 +21,8 @@ export interface EventsServices {
   subscriptions: SubscriptionService;
   deliveries: DeliveryLog;
   dispatcher: Dispatcher;
+  /** What wakes the dispatcher when events commit. */
+  wakeups: DispatcherWakeups;
 }
 
 export interface EventsNeeds {
@@ -37,6 +40,8 @@ export interface EventsOptions {
   clock?: () => Date;
   policy?: Partial<DeliveryPolicy>;
   resolve?: Resolver;
+  /** The pause before the dispatcher's listening connection is made again after a loss. */
+  listenRetryMs?: number;
 }
 
 export function createEventsModule(
@@ -73,20 +78,30 @@ export function createEventsModule(
       log: context.log,
     },
   );
+  const wakeups = new DispatcherWakeups(database, () => dispatcher.wake(), {
+    mode: config.webhookWake,
+    pollingIntervalMs: config.webhookPollingIntervalMs,
+    ...(options.listenRetryMs === undefined ? {} : { retryMs: options.listenRetryMs }),
+    log: context.log,
+  });
   return {
     name: 'events',
     errorCodes: eventsErrorCodes,
     // Webhooks and the event feed are integration settings, with data of every area.
     permissions: { area: 'integration' },
     openApiTags: [webhooksTag],
-    services: { feed, subscriptions, deliveries, dispatcher },
+    services: { feed, subscriptions, deliveries, dispatcher, wakeups },
     routes: async (app) => {
       await app.register(webhookRoutes, { subscriptions, deliveries });
       await app.register(eventRoutes, { feed });
     },
     start: async () => {
       dispatcher.start();
+      await wakeups.start();
     },
-    stop: () => dispatcher.stop(),
+    stop: async () => {
+      await wakeups.stop();
+      await dispatcher.stop();
+    },
   };
 }

@@ -1,6 +1,7 @@
 // The events module's settings (webhooks), from the environment (src/config.ts composes every
 // module's).
-import { hostPortList, integer, type Env } from '../../config/env-readers.ts';
+import { hostPortList, integer, oneOf, type Env } from '../../config/env-readers.ts';
+import type { WakeMode } from './dispatcher-wakeups.ts';
 
 export interface EventsSettings {
   /**
@@ -14,6 +15,12 @@ export interface EventsSettings {
   webhookTimeoutSeconds: number;
   /** How often an idle webhook dispatcher looks for events and due deliveries. */
   webhookPollingIntervalMs: number;
+  /**
+   * `commit`: a commit that recorded events wakes the dispatchers (LISTEN/NOTIFY; on Citus each
+   * instance after its own writes), polling being the fallback; `poll`: polling only (behind a
+   * pooler that does not keep a session's LISTEN, such as PgBouncer in transaction mode).
+   */
+  webhookWake: WakeMode;
   /** Webhook deliveries one instance sends at the same time. */
   webhookConcurrency: number;
 }
@@ -23,6 +30,7 @@ export function eventsSettings(env: Env): EventsSettings {
     webhookAllowedHosts: hostPortList(env, 'WEBHOOK_ALLOWED_HOSTS'),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
     webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),
+    webhookWake: oneOf(env, 'WEBHOOK_WAKE', ['commit', 'poll'], 'commit'),
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }
