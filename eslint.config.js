@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -29,6 +30,18 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
+    },
+  },
+  // Expressions whose time grows faster than their input (issue 52): the server runs them over
+  // request data (headers, paths, bodies, file names, imports), where one slow match blocks the
+  // event loop for every request. 'potential' reports what may be super-linear as well, not only
+  // what certainly is: a linear rewrite or a small scanner costs less than proving a report wrong.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignorePartial: false }],
     },
   },
   // The direction of imports (docs/design.md, "Adding a module"): a module imports only its own

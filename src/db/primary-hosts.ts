@@ -27,7 +27,10 @@ const PROBE_PAUSE_MS = 250;
 export function severalHostsOf(
   url: string,
 ): { hosts: DatabaseHost[]; oneHostUrl: string } | undefined {
-  const match = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/.exec(url);
+  // The rest starts at the first of / ? #: the host list and it cannot trade characters, so a
+  // long URL that does not match fails in linear time (issue 52; `(.*)$` after `[^/?#]*` was
+  // quadratic).
+  const match = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)([/?#].*)?$/.exec(url);
   if (!match) return undefined;
   const [, scheme, userInfo = '', hostList = '', rest = ''] = match;
   const parts = hostList.split(',');

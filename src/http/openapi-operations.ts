@@ -33,7 +33,7 @@ declare module 'fastify' {
 const RAW_BODY_KEY = 'x-raw-body';
 
 /** camelCase verb and resource, e.g. `listItems`, `issueToken`, `addItemImage`. */
-const OPERATION_ID = /^[a-z]+[A-Za-z0-9]*$/;
+const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
 
 /**
  * Throws, failing the server's start, when a route the document shows lacks an operationId, a

@@ -28,6 +28,18 @@ export interface S3Settings {
 const S3_URL_FORMAT =
   'must be http(s)://KEY:SECRET@host[:port]/bucket[?region=…&forcePathStyle=true|false] or s3://KEY:SECRET@bucket[?region=…]';
 
+/**
+ * The text without its leading and trailing slashes. A scan, not `/^\/+|\/+$/g`: that expression
+ * tries `\/+$` at every slash of a run, quadratic in the run's length (issue 52).
+ */
+export function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '/') start++;
+  while (end > start && text[end - 1] === '/') end--;
+  return text.slice(start, end);
+}
+
 /** S3_URL, validated; an error shows the URL with its credentials masked. */
 function s3Url(env: Env, name: string): S3Settings | undefined {
   const raw = read(env, name);
@@ -46,7 +58,7 @@ function s3Url(env: Env, name: string): S3Settings | undefined {
   };
   if (!url || !['http:', 'https:', 's3:'].includes(url.protocol)) throw fail(S3_URL_FORMAT);
   const aws = url.protocol === 's3:';
-  const bucket = aws ? url.hostname : url.pathname.replace(/^\/+|\/+$/g, '');
+  const bucket = aws ? url.hostname : trimSlashes(url.pathname);
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
     throw fail(
       `${S3_URL_FORMAT}; the bucket name must be 3..63 lowercase letters, digits, dots or hyphens`,
