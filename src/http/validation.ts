@@ -11,6 +11,7 @@ import {
   validateBounded,
   UNLISTED_COUNT_KEYWORD,
 } from '../domain/bounded-validation.ts';
+import { addDateTimeFormat } from './date-time-format.ts';
 
 const common: Options = {
   ...BOUNDED_ERROR_OPTIONS,
@@ -22,6 +23,7 @@ const common: Options = {
 function compiler(options: Options): Ajv {
   const ajv = boundAjv(new Ajv({ ...common, ...options }));
   addFormats.default(ajv);
+  addDateTimeFormat(ajv);
   return ajv;
 }
 
@@ -57,22 +59,54 @@ function bounded(validate: ValidateFunction): ValidateFunction {
   return wrapper;
 }
 
+interface IntegerProperty {
+  type?: unknown;
+  minimum?: number;
+}
+
+/** How the integers of one part of a request are written, checked on the text. */
+interface IntegerText {
+  pattern(property: IntegerProperty): RegExp;
+  message: string;
+}
+
+const unsigned = (property: IntegerProperty) => (property.minimum ?? -1) >= 0;
+
 /**
  * A query string's integers are decimal digits (a minus first where the schema allows negative
  * numbers): Ajv's coercion takes whatever Number() takes, so `skip=0x10` was 16, `skip=%20` 0 and
- * `take=1e3` 1000 (issue 46). Checked on the text, before Ajv coerces it.
+ * `take=1e3` 1000 (issue 46).
  */
-function decimalIntegers(schema: unknown, validate: ValidateFunction): ValidateFunction {
-  const properties = (
-    schema as { properties?: Record<string, { type?: unknown; minimum?: number }> }
-  ).properties;
-  const integers = Object.entries(properties ?? {}).filter(([, p]) => p.type === 'integer');
+const QUERY_INTEGER: IntegerText = {
+  pattern: (property) => (unsigned(property) ? /^\d{1,16}$/ : /^-?\d{1,16}$/),
+  message: 'must be an integer written in decimal digits',
+};
+
+/**
+ * A path's integers (ids) are decimal digits without leading zeros: `/item/0x10`, `/item/+16`,
+ * `/item/1e1` and `/item/016` all reached item 16 (issue 52), so one resource had many URLs, and
+ * caches and logs keyed on the path saw different resources. Ajv checks the range after.
+ */
+const PATH_INTEGER: IntegerText = {
+  pattern: (property) => (unsigned(property) ? /^(?:0|[1-9]\d{0,15})$/ : /^(?:0|-?[1-9]\d{0,15})$/),
+  message: 'must be an integer written in decimal digits, without leading zeros',
+};
+
+/** Checks the text of the schema's integer properties before Ajv coerces it (to a Number). */
+function decimalIntegers(
+  schema: unknown,
+  validate: ValidateFunction,
+  text: IntegerText,
+): ValidateFunction {
+  const properties = (schema as { properties?: Record<string, IntegerProperty> }).properties;
+  const integers = Object.entries(properties ?? {})
+    .filter(([, p]) => p.type === 'integer')
+    .map(([name, p]) => ({ name, pattern: text.pattern(p) }));
   if (integers.length === 0) return validate;
   const wrapper = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
-    const query = data as Record<string, unknown> | null;
-    const wrong = integers.filter(([name, p]) => {
-      const value = query && Object.hasOwn(query, name) ? query[name] : undefined;
-      const pattern = (p.minimum ?? -1) >= 0 ? /^\d{1,16}$/ : /^-?\d{1,16}$/;
+    const values = data as Record<string, unknown> | null;
+    const wrong = integers.filter(({ name, pattern }) => {
+      const value = values && Object.hasOwn(values, name) ? values[name] : undefined;
       return typeof value === 'string' && !pattern.test(value);
     });
     if (wrong.length === 0) {
@@ -80,12 +114,12 @@ function decimalIntegers(schema: unknown, validate: ValidateFunction): ValidateF
       wrapper.errors = validate.errors;
       return valid;
     }
-    wrapper.errors = wrong.map(([name]) => ({
+    wrapper.errors = wrong.map(({ name }) => ({
       instancePath: `/${name}`,
       schemaPath: '',
       keyword: 'type',
       params: {},
-      message: 'must be an integer written in decimal digits',
+      message: text.message,
     }));
     return false;
   }) as ValidateFunction;
@@ -98,6 +132,8 @@ export function registerValidation(app: FastifyInstance): void {
   const coercing = compiler({ coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const validate = bounded((httpPart === 'body' ? strict : coercing).compile(schema));
-    return httpPart === 'querystring' ? decimalIntegers(schema, validate) : validate;
+    if (httpPart === 'querystring') return decimalIntegers(schema, validate, QUERY_INTEGER);
+    if (httpPart === 'params') return decimalIntegers(schema, validate, PATH_INTEGER);
+    return validate;
   });
 }
