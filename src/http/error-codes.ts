@@ -49,6 +49,10 @@ export const httpErrorCodes = {
     status: 400,
     meaning: 'A value the database cannot store, such as a NUL character in a text.',
   },
+  JsonTooDeep: {
+    status: 400,
+    meaning: 'The JSON body nests arrays and objects deeper than any operation takes (32 levels).',
+  },
   MalformedJson: { status: 400, meaning: 'The body is not valid JSON.' },
   MalformedRequest: { status: 400, meaning: "Node's HTTP parser refused the request." },
   MalformedUrl: { status: 400, meaning: 'The URL is not valid percent-encoded UTF-8.' },

@@ -5,10 +5,18 @@
 // (error-handler.ts), as before.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 
 type Done = (error: Error | null, body?: unknown) => void;
 
 const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined;
+
+const tooDeep = () =>
+  new ApiError(
+    400,
+    'JsonTooDeep',
+    `The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no operation takes that.`,
+  );
 
 export function registerJsonBodies(app: FastifyInstance): void {
   // Fastify's own parser, with its defaults (`__proto__` and `constructor.prototype` refused);
@@ -24,6 +32,8 @@ export function registerJsonBodies(app: FastifyInstance): void {
     { parseAs: 'string' },
     (request, body: string, done: Done) => {
       if (body.length === 0 && !takesBody(request)) return done(null, undefined);
+      // Refused before JSON.parse builds the levels (json-depth.ts).
+      if (nestsDeeperThan(body, MAX_JSON_DEPTH)) return done(tooDeep());
       parse(request, body, done);
     },
   );

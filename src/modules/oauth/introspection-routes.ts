@@ -14,6 +14,8 @@ import { clientCredentials, requireForm } from './token-request.ts';
 import {
   CLIENT_AUTHENTICATION,
   FORM,
+  FORM_BODY_LIMIT_BYTES,
+  formBodyAnswers,
   IntrospectRequest,
   IntrospectResponse,
   oauthErrorAnswer,
@@ -66,6 +68,7 @@ export const introspectRoute: FastifyPluginAsync<IntrospectRouteOptions> = async
   app.post(
     '/oauth/introspect',
     {
+      bodyLimit: FORM_BODY_LIMIT_BYTES,
       schema: {
         tags,
         operationId: 'introspectToken',
@@ -83,6 +86,7 @@ export const introspectRoute: FastifyPluginAsync<IntrospectRouteOptions> = async
           401: oauthErrorAnswer(
             'invalid_client: no client credentials, an unknown client or a wrong secret (with WWW-Authenticate: Basic when HTTP Basic was used or nothing was sent)',
           ),
+          ...formBodyAnswers(),
           429: oauthErrorAnswer(
             'slow_down: too many failed client authentications for this client id from this address (with Retry-After)',
           ),

@@ -3,6 +3,21 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { knownApiError } from '../../http/domain-errors.ts';
 import { sendError } from '../../http/error-handler.ts';
 import { OAuthError, invalidRequest, oauthErrors } from './oauth-errors.ts';
+import { FORM, FORM_BODY_LIMIT_BYTES } from './token-schemas.ts';
+
+/** Bodies refused before they are read (token-routes.ts): their status, in the RFC 6749 body. */
+const UNREAD_BODIES: Record<string, OAuthError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: new OAuthError(
+    415,
+    'invalid_request',
+    `The request body must be ${FORM}.`,
+  ),
+  FST_ERR_CTP_BODY_TOO_LARGE: new OAuthError(
+    413,
+    'invalid_request',
+    `The request body is larger than the ${FORM_BODY_LIMIT_BYTES} bytes this endpoint reads.`,
+  ),
+};
 
 export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
@@ -21,6 +36,8 @@ export function oauthErrorHandler(
   reply: FastifyReply,
 ): FastifyReply {
   if (error instanceof OAuthError) return sendOAuthError(reply, error);
+  const unread = UNREAD_BODIES[error.code];
+  if (unread) return sendOAuthError(reply, unread);
   // Host and version problems are not OAuth errors: they keep the API's error body.
   const known = knownApiError(error);
   if (known && (known.statusCode === 404 || known.statusCode === 406))

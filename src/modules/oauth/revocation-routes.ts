@@ -12,6 +12,8 @@ import { clientCredentials, namesPublicClient, requireForm } from './token-reque
 import {
   CLIENT_AUTHENTICATION,
   FORM,
+  FORM_BODY_LIMIT_BYTES,
+  formBodyAnswers,
   OAuthErrorBody,
   RevokeRequest,
   tags,
@@ -57,6 +59,7 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
   app.post(
     '/oauth/revoke',
     {
+      bodyLimit: FORM_BODY_LIMIT_BYTES,
       schema: {
         tags,
         operationId: 'revokeToken',
@@ -77,6 +80,7 @@ export const revokeRoute: FastifyPluginAsync<RevokeRouteOptions> = async (
           }),
           400: OAuthErrorBody,
           401: OAuthErrorBody,
+          ...formBodyAnswers(),
           429: OAuthErrorBody,
         },
       },

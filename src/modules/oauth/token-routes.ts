@@ -20,6 +20,8 @@ import { requireForm } from './token-request.ts';
 import {
   CLIENT_AUTHENTICATION,
   FORM,
+  FORM_BODY_LIMIT_BYTES,
+  formBodyAnswers,
   OAuthErrorBody,
   TokenRequest,
   TokenResponse,
@@ -37,13 +39,17 @@ export interface TokenRoutesOptions {
 }
 
 export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instance, options) => {
-  await instance.register(formbody);
+  // Forms only: any other body, JSON included, is 415 before a byte of it is read or parsed
+  // (oauth-error-reply.ts), where the JSON parser once built a MiB before the route refused it.
+  instance.removeAllContentTypeParsers();
+  await instance.register(formbody, { bodyLimit: FORM_BODY_LIMIT_BYTES });
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(oauthErrorHandler);
 
   app.post(
     '/oauth/token',
     {
+      bodyLimit: FORM_BODY_LIMIT_BYTES,
       schema: {
         tags,
         operationId: 'issueToken',
@@ -64,6 +70,7 @@ export const tokenRoutes: FastifyPluginAsync<TokenRoutesOptions> = async (instan
           200: TokenResponse,
           400: OAuthErrorBody,
           401: OAuthErrorBody,
+          ...formBodyAnswers(),
           429: OAuthErrorBody,
         },
       },

@@ -19,6 +19,13 @@ export const tags = [oauthTag.name];
 export const CLIENT_AUTHENTICATION: Record<string, string[]>[] = [{ appCredentials: [] }, {}];
 export const FORM = 'application/x-www-form-urlencoded';
 
+/**
+ * The largest body the token, revocation and introspection endpoints read: their forms are a
+ * few fields, the longest a token of about 1 KB. Anyone may call them without credentials, so
+ * they read no more than that (issue 52); the API's JSON routes take 1 MiB.
+ */
+export const FORM_BODY_LIMIT_BYTES = 8 * 1024;
+
 export const TokenRequest = Type.Object(
   {
     grant_type: Type.String({
@@ -79,6 +86,16 @@ export const OAuthErrorBody = Type.Object(
 /** The RFC 6749 §5.2 error body, described for one status of one endpoint. */
 export const oauthErrorAnswer = (description: string) =>
   Type.Object(OAuthErrorBody.properties, { title: 'OAuthError', description });
+
+/** The answers to a body these endpoints do not read: too large, or not a form. */
+export const formBodyAnswers = () => ({
+  413: oauthErrorAnswer(
+    `invalid_request: the body is larger than ${FORM_BODY_LIMIT_BYTES} bytes (not read)`,
+  ),
+  415: oauthErrorAnswer(
+    'invalid_request: the body is not application/x-www-form-urlencoded (application/json included; not read)',
+  ),
+});
 
 export const RevokeRequest = Type.Object(
   {

@@ -91,7 +91,7 @@ describe('the log', () => {
           contentType: 'application/json',
         })
       ).statusCode,
-    ).toBe(400);
+    ).toBe(415);
 
     // Bearer calls: good, insufficient scope, and a secret mistaken for a token.
     for (const token of tokens) {

@@ -253,7 +253,7 @@ describe('POST /oauth/token', () => {
     },
   );
 
-  it('answers 400 invalid_request for a JSON body', async () => {
+  it('answers 415 invalid_request for a JSON body, unread', async () => {
     const app = apps[3]!;
     for (const body of [
       { grant_type: 'client_credentials' },
@@ -269,18 +269,17 @@ describe('POST /oauth/token', () => {
         contentType: 'application/json',
         authorization: basic(app),
       });
-      oauthError(response, 400, 'invalid_request');
+      oauthError(response, 415, 'invalid_request');
     }
   });
 
-  it('answers 400 invalid_request for a body of another content type', async () => {
+  it('answers 415 invalid_request for a body of another content type', async () => {
     const response = await oauthRequest(api, acme, {
       body: 'grant_type=client_credentials',
       contentType: 'text/plain',
       authorization: basic(apps[3]!),
     });
-    expect(response.statusCode).toBe(400);
-    expect(response.json<{ error: string }>().error).toBe('invalid_request');
+    oauthError(response, 415, 'invalid_request');
   });
 
   it('signs an ES256 JWT with kid, whose claims name the tenant, the app, and an hour of life', async () => {

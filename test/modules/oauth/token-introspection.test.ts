@@ -313,14 +313,14 @@ describe('POST /oauth/introspect: malformed requests', () => {
     oauthError(response, 400, 'invalid_request');
   });
 
-  it('answers 400 invalid_request for a JSON body', async () => {
+  it('answers 415 invalid_request for a JSON body, unread', async () => {
     const response = await oauthRequest(api, acme, {
       url: INTROSPECT,
       body: JSON.stringify({ token: acme.token }),
       contentType: 'application/json',
       authorization: basicAuth(server.ApplicationId, server.ApplicationSecret),
     });
-    oauthError(response, 400, 'invalid_request');
+    oauthError(response, 415, 'invalid_request');
   });
 });
 

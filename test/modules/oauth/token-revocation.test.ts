@@ -92,7 +92,7 @@ describe('POST /oauth/revoke', () => {
     expect((await listApps(token)).statusCode).toBe(200);
   });
 
-  it('answers 400 invalid_request without the token parameter or with a JSON body', async () => {
+  it('answers 400 invalid_request without the token parameter, 415 to a JSON body', async () => {
     const { app } = await appWithToken(3);
     oauthError(
       await oauthRequest(api, acme, {
@@ -110,7 +110,7 @@ describe('POST /oauth/revoke', () => {
         contentType: 'application/json',
         authorization: basicAuth(app.ApplicationId, app.ApplicationSecret),
       }),
-      400,
+      415,
       'invalid_request',
     );
   });

@@ -2361,7 +2361,7 @@ export interface components {
       FriendlyDescription: string;
       /**
        * @description Stable machine-readable error code (docs/api.md, "Error codes", says what each means). By status:
-       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
+       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, JsonTooDeep, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
        *     401: InvalidSubscriptionKey, InvalidToken
        *     403: AssetNotScriptSource, IdentityTokenRequired, InsufficientPermission, InsufficientScope
        *     404: EndpointNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
@@ -2574,22 +2574,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Body too large */
+      /** @description invalid_request: the body is larger than 8192 bytes (not read) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': {
+            error: string;
+            error_description: string;
+          };
         };
       };
-      /** @description Body is not application/json */
+      /** @description invalid_request: the body is not application/x-www-form-urlencoded (application/json included; not read) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': {
+            error: string;
+            error_description: string;
+          };
         };
       };
       /** @description RFC 6749 §5.2 error body */
@@ -2684,22 +2690,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Body too large */
+      /** @description invalid_request: the body is larger than 8192 bytes (not read) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': {
+            error: string;
+            error_description: string;
+          };
         };
       };
-      /** @description Body is not application/json */
+      /** @description invalid_request: the body is not application/x-www-form-urlencoded (application/json included; not read) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': {
+            error: string;
+            error_description: string;
+          };
         };
       };
       /** @description RFC 6749 §5.2 error body */
@@ -2824,22 +2836,28 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description Body too large */
+      /** @description invalid_request: the body is larger than 8192 bytes (not read) */
       413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': {
+            error: string;
+            error_description: string;
+          };
         };
       };
-      /** @description Body is not application/json */
+      /** @description invalid_request: the body is not application/x-www-form-urlencoded (application/json included; not read) */
       415: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorBody'];
+          'application/json': {
+            error: string;
+            error_description: string;
+          };
         };
       };
       /** @description slow_down: too many failed client authentications for this client id from this address (with Retry-After) */
