@@ -1,9 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { suiteFiles, suiteOfRun } from './test/support/test-suites.ts';
+
+const files = suiteFiles(suiteOfRun(process.env, process.argv.slice(2)));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // npm test runs the developer's suite; the named suites run what is slow by nature (test/support/test-suites.ts).
+    include: files.include,
+    exclude: [...files.exclude, '**/node_modules/**'],
     globalSetup: [
       'test/support/global-setup.ts',
       'test/support/console-build-setup.ts',

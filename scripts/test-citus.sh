@@ -9,4 +9,5 @@ url=$(bash scripts/citus-cluster.sh createdb omni_test_citus | tail -n 1)
 # The OpenAPI fuzz compares every table's row count around each request; on Citus each count is a
 # query to every shard, which made that file take 400 s at 12 cases an operation. The PGlite and
 # PostgreSQL runs fuzz 12 cases an operation; here 4 (FUZZ_RUNS sets it), still every operation.
-FUZZ_RUNS=${FUZZ_RUNS:-4} TEST_DATABASE_URL="$url" npx vitest run "$@"
+# Every suite at once (test/support/test-suites.ts): the developer's and the slow ones.
+TEST_SUITE=${TEST_SUITE:-all} FUZZ_RUNS=${FUZZ_RUNS:-4} TEST_DATABASE_URL="$url" npx vitest run "$@"

@@ -1,8 +1,7 @@
-// The analytics time zone setting, the monthly partitions (created ahead, rows moved out of the
-// default partition, old months detached) and the `omni analytics` commands.
+// The analytics time zone setting and the monthly partitions (created ahead, rows moved out of the
+// default partition, old months detached); the `omni analytics` commands are test/cli's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAILY_QUEUE } from '../../../src/modules/analytics/analytics-module.ts';
-import { migratedDataDir, removeTempDirs, runCli, stopChildren } from '../../support/processes.ts';
 import { startTestApi, type TestApi, type TestTenant } from '../../support/test-api.ts';
 import { ingestOk, logsOk, oaDate } from './analytics-fixtures.ts';
 import { expectError } from '../../support/expectations.ts';
@@ -16,11 +15,7 @@ beforeAll(async () => {
   acme = await api.createTenant('acme');
   other = await api.createTenant('other');
 });
-afterAll(async () => {
-  await api.close();
-  await stopChildren();
-  await removeTempDirs();
-});
+afterAll(() => api.close());
 
 const SETTINGS = '/management/configuration/analytics';
 const put = (tenant: TestTenant, body: unknown, headers: Record<string, string> = {}) =>
@@ -120,26 +115,4 @@ describe('monthly partitions', () => {
     const analytics = api.services.modules.find((m) => m.name === 'analytics')!;
     expect(analytics.queues?.find((q) => q.name === DAILY_QUEUE)?.cron).toBe('15 0 * * *');
   });
-});
-
-describe('omni analytics', () => {
-  it('trending --date runs a day for one tenant or all; detach --before detaches; bad values exit 1, missing ones 2', async () => {
-    const dataDir = await migratedDataDir(['shop']);
-    const env = { DATA_DIR: dataDir };
-    const one = await runCli(['analytics', 'trending', '--date', '2025-06-10', 'shop'], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(one.stdout).toContain('shop: 0 trending item records for 2025-06-10.');
-    const all = await runCli(['analytics', 'trending', '--date', '2025-06-10'], env);
-    expect(all.stdout).toContain('0 trending item records for 2025-06-10 over 1 tenants.');
-    const detach = await runCli(['analytics', 'detach', '--before', '2020-01'], env);
-    expect(detach.code, detach.stderr).toBe(0);
-    expect(detach.stdout).toContain('No analytics partition ends before that month.');
-    const bad = await runCli(['analytics', 'detach', '--before', '2020-1'], env);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('--before must be a month');
-    // Without --date the command line does not fit: its usage, exit 2.
-    const missing = await runCli(['analytics', 'trending', 'shop'], env);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('analytics trending --date YYYY-MM-DD');
-  }, 120_000);
 });
