@@ -32,7 +32,7 @@ import {
 export const SAMPLE_DEFAULT_ITEMS = 200;
 export const SAMPLE_MAX_ITEMS = 100_000;
 /** Items per import job: a job is a few chunks of the import's 1,000 records. */
-const BATCH_ITEMS = 5_000;
+const BATCH_ITEMS = 25_000;
 /** The items that the sample's shopper activity is about (the most popular of a large sample). */
 const ACTIVITY_ITEMS = 2_000;
 const TRENDING_DAYS = 7;
