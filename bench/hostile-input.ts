@@ -5,42 +5,10 @@
 // 43, 10,000 invalid prices in 0.5 MB against one error in as many bytes.
 // Usage: node bench/hostile-input.ts [chain depth, default 5000]  (DATABASE_URL: PostgreSQL;
 // BENCH_ONLY=categories or errors: those only)
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/app.ts';
-import { createServices } from '../src/module-wiring.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateDatabase } from '../src/migrate-database.ts';
+import { withInProcessTenant } from './in-process-tenant.ts';
 
 const depth = Number(process.argv[2] ?? 5000);
-const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-hostile-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-const database = await openDatabase(config);
-const host = `hostile${Date.now() % 100000}.localhost`;
-try {
-  await migrateDatabase(database);
-  const services = createServices(config, database);
-  const { tenant, bootstrapApp } = await services.tenants.create(host.split('.')[0]!);
-  const app = await buildApp(services);
-  await app.ready();
-  const basic = Buffer.from(
-    `${bootstrapApp.ApplicationId}:${bootstrapApp.ApplicationSecret}`,
-  ).toString('base64');
-  const token = async (scope?: string) =>
-    (
-      await app.inject({
-        method: 'POST',
-        url: '/oauth/token',
-        headers: {
-          host,
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        payload: `grant_type=client_credentials${scope ? `&scope=${scope}` : ''}`,
-      })
-    ).json<{ access_token: string }>().access_token;
+await withInProcessTenant('hostile', async ({ app, database, host, tenantId, token }) => {
   const management = await token();
   const publicOnly = await token('public');
 
@@ -136,7 +104,7 @@ try {
   await app.close();
   async function deepCategories() {
     // A chain `depth` deep, made straight in the table.
-    const t = tenant.id;
+    const t = tenantId;
     const [root] = await database.query<{ id: number }>(
       `insert into categories (tenant_id, name) values ($1, 'level 0') returning id`,
       [t],
@@ -188,7 +156,4 @@ try {
       app.inject({ method: 'GET', url: '/private/catalog/categories', headers }),
     );
   }
-} finally {
-  await database.close();
-  await rm(dataDir, { recursive: true, force: true });
-}
+});

@@ -2,42 +2,12 @@
 // request (process.cpuUsage around N in-process requests), on /oauth/token without credentials
 // and on a JSON management route, POST /private/catalog/item.
 // Usage: node bench/nested-json.ts [requests per body, default 20]  (DATABASE_URL: PostgreSQL)
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/app.ts';
-import { createServices } from '../src/module-wiring.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateDatabase } from '../src/migrate-database.ts';
+import { withInProcessTenant } from './in-process-tenant.ts';
 
 const requests = Number(process.argv[2] ?? 20);
 const MIB = 1 << 20;
-const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-nested-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-const database = await openDatabase(config);
-const host = `nested${Date.now() % 100000}.localhost`;
-try {
-  await migrateDatabase(database);
-  const services = createServices(config, database);
-  const { bootstrapApp } = await services.tenants.create(host.split('.')[0]!);
-  const app = await buildApp(services);
-  await app.ready();
-  const basic = Buffer.from(
-    `${bootstrapApp.ApplicationId}:${bootstrapApp.ApplicationSecret}`,
-  ).toString('base64');
-  const token = (
-    await app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: {
-        host,
-        authorization: `Basic ${basic}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: 'grant_type=client_credentials',
-    })
-  ).json<{ access_token: string }>().access_token;
+await withInProcessTenant('nested', async ({ app, host, token: tokenOf }) => {
+  const token = await tokenOf();
 
   // Each just under the 1 MiB body limit.
   const size = MIB - 16;
@@ -74,7 +44,4 @@ try {
       );
     }
   await app.close();
-} finally {
-  await database.close();
-  await rm(dataDir, { recursive: true, force: true });
-}
+});
