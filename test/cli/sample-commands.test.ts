@@ -51,10 +51,8 @@ describe('sample seed --tenant <name> [--items <n>]', () => {
   it.each([
     [['sample', 'seed'], '--tenant <name> is required.'],
     [['sample', 'seed', '--tenant', 'shop', '--items', '0'], '--items takes a whole number'],
-    [['sample', 'seed', '--tenant', 'shop', '--items', '100001'], '--items takes a whole number'],
     [['sample', 'seed', '--tenant', 'shop', '--items', '1e3'], '--items takes a whole number'],
     [['sample', 'seed', '--tenant', 'nobody'], 'Tenant "nobody" does not exist.'],
-    [['sample', 'remove'], '--tenant <name> is required.'],
   ])(
     '%j is refused with a message, never a stack trace',
     async (args, message) => {
@@ -76,10 +74,12 @@ describe('npm start on a new database: the sample catalog', () => {
         DEFAULT_TENANT: 'demo',
       });
       const { server, port } = started;
-      await server.waitForLine((line) => line.startsWith('The sample catalog is ready'));
+      // The try-it lines follow the ready line, perhaps in a later chunk of the pipe.
+      const search = await server.waitForLine(
+        (line) => line.includes('/items/search?q=lantern'),
+        150_000,
+      );
       expect(server.output()).toMatch(/The sample catalog is ready in [\d.]+ s: 200 items/);
-      const search = server.lines.find((line) => line.includes('/items/search?q=lantern'));
-      expect(search).toBeDefined();
 
       // DEFAULT_TENANT=demo: the loopback address is the demo tenant, for fetch too.
       const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
@@ -93,7 +93,7 @@ describe('npm start on a new database: the sample catalog', () => {
       });
       expect(token.status).toBe(200);
       const { access_token } = (await token.json()) as { access_token: string };
-      const path = /\/private\/catalog\/items\/search\?q=lantern&take=3/.exec(search!)![0];
+      const path = /\/private\/catalog\/items\/search\?q=lantern&take=3/.exec(search)![0];
       const found = await fetch(`http://127.0.0.1:${port}${path}`, {
         headers: { authorization: `Bearer ${access_token}` },
       });
