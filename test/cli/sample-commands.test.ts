@@ -19,9 +19,13 @@ afterAll(async () => {
 
 const TIMEOUT = 180_000;
 
-describe('sample seed --tenant <name> [--items <n>]', () => {
+// The children run on the embedded database whatever the suite's engine (support/processes.ts):
+// on PostgreSQL and Citus this file would repeat the PGlite run exactly.
+const ON_EMBEDDED = !process.env.TEST_DATABASE_URL;
+
+describe.runIf(ON_EMBEDDED)('sample seed --tenant <name> [--items <n>]', () => {
   it(
-    'fills the tenant, says what it holds, and makes nothing twice when run again',
+    'fills the tenant, says what it holds, and removes it (seeding twice: sample-seed.test.ts)',
     async () => {
       const dataDir = await migratedDataDir(['shop']);
       const first = await runCli(['sample', 'seed', '--tenant', 'shop', '--items', '30'], {
@@ -32,12 +36,6 @@ describe('sample seed --tenant <name> [--items <n>]', () => {
         /Tenant "shop" holds the sample: 30 items, 27 categories, 10 brands/,
       );
       expect(first.stdout).toContain('10 stores');
-      const again = await runCli(['sample', 'seed', '--tenant', 'shop', '--items', '30'], {
-        DATA_DIR: dataDir,
-      });
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toMatch(/holds the sample: 30 items, 27 categories/);
-
       const removed = await runCli(['sample', 'remove', '--tenant', 'shop'], { DATA_DIR: dataDir });
       expect(removed.code, removed.stderr).toBe(0);
       expect(removed.stdout).toMatch(
@@ -51,7 +49,6 @@ describe('sample seed --tenant <name> [--items <n>]', () => {
   it.each([
     [['sample', 'seed'], '--tenant <name> is required.'],
     [['sample', 'seed', '--tenant', 'shop', '--items', '0'], '--items takes a whole number'],
-    [['sample', 'seed', '--tenant', 'shop', '--items', '1e3'], '--items takes a whole number'],
     [['sample', 'seed', '--tenant', 'nobody'], 'Tenant "nobody" does not exist.'],
   ])(
     '%j is refused with a message, never a stack trace',
@@ -65,7 +62,7 @@ describe('sample seed --tenant <name> [--items <n>]', () => {
   );
 });
 
-describe('npm start on a new database: the sample catalog', () => {
+describe.runIf(ON_EMBEDDED)('npm start on a new database: the sample catalog', () => {
   it(
     'fills the demo tenant after the server answers, and prints curl lines that search it',
     async () => {
