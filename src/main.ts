@@ -22,7 +22,8 @@ import {
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DataDirLockedError } from './db/embedded-lock.ts';
 import { openDatabase } from './db/database.ts';
-import { awaitsDistribution, distributeExisting } from './db/distribution.ts';
+import { distributeExisting } from './db/distribute-existing.ts';
+import { awaitsDistribution } from './db/distribution.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { createServices, type Services } from './module-wiring.ts';
 import { analyticsCommands } from './modules/analytics/analytics-module.ts';

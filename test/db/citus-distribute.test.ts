@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { wrapPool } from '../../src/db/database.ts';
-import { distributeExisting } from '../../src/db/distribution.ts';
+import { distributeExisting } from '../../src/db/distribute-existing.ts';
 import { migrateDatabase } from '../../src/migrate-database.ts';
 import {
   createClusterDatabase,
