@@ -9,8 +9,6 @@ import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import {
   duplicateLogicalDevice,
   duplicateMetadataKey,
-  expirationInPast,
-  repeatedMetadataKey,
   unknownDeviceType,
 } from './company-errors.ts';
 import type {
@@ -21,84 +19,20 @@ import type {
   MetadataPair,
 } from './company-schemas.ts';
 import { chordForKm } from './geo.ts';
+import {
+  checkExpiration,
+  checkMetadata,
+  DEVICE_JSON,
+  filters,
+  metadataOf,
+  NOT_EXPIRED,
+  SELECT,
+  toDevice,
+  versioned,
+  type LogicalDeviceRow,
+} from './logical-device-rows.ts';
 import { lockedVersion, NEAREST_STORE, type Versioned } from './store-service.ts';
 import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
-
-const SELECT = `select l.id as "DeviceId", l.description as "Description",
-    l.device_type_id as "DeviceTypeId", t.description as "DeviceTypeDescription",
-    l.expiration_date as "ExpirationDate", l.metadata as "Metadata", l.updated_at as version
-  from logical_devices l
-  left join device_types t on t.tenant_id = l.tenant_id and t.id = l.device_type_id`;
-/** JSON text of a value, `null` for SQL NULL. */
-const json = (value: string) => `coalesce(to_json(${value})::text, 'null')`;
-/**
- * A LogicalDevice as compact JSON text (no spaces between tokens: json_build_object's " : " and
- * ", " were a tenth of the answer), ExpirationDate as toISOString writes it, Metadata when $8.
- */
-const DEVICE_JSON = `'{"DeviceId":' || ${json('l.id')} ||
-  ',"Description":' || ${json('l.description')} ||
-  ',"DeviceTypeId":' || ${json('l.device_type_id')} ||
-  ',"DeviceTypeDescription":' || ${json('t.description')} ||
-  ',"ExpirationDate":' || ${json(`to_char(l.expiration_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)} ||
-  case when $8::bool then ',"Metadata":' || l.metadata::text else '' end || '}'`;
-const NOT_EXPIRED = '(l.expiration_date is null or l.expiration_date > now())';
-/** The list filters, their parameters numbered from `n`: type, metadata key, metadata value. */
-const filters = (n: number) => `($${n}::int is null or l.device_type_id = $${n})
-  and ($${n + 1}::text is null
-       or l.metadata @> jsonb_build_array(jsonb_build_object('Key', $${n + 1}::text, 'Value', $${n + 2}::text)))`;
-
-interface Row {
-  DeviceId: string;
-  Description: string;
-  DeviceTypeId: number | null;
-  DeviceTypeDescription: string | null;
-  ExpirationDate: Date | string | null;
-  Metadata: MetadataPair[] | string;
-  version: Date;
-}
-
-const iso = (value: Date | string | null) =>
-  value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
-const metadataOf = (value: MetadataPair[] | string): MetadataPair[] =>
-  typeof value === 'string' ? (JSON.parse(value) as MetadataPair[]) : value;
-
-function toDevice(row: Row, includeMetadata = true): LogicalDevice {
-  return {
-    DeviceId: row.DeviceId,
-    Description: row.Description,
-    DeviceTypeId: row.DeviceTypeId,
-    DeviceTypeDescription: row.DeviceTypeDescription,
-    ExpirationDate: iso(row.ExpirationDate),
-    ...(includeMetadata ? { Metadata: metadataOf(row.Metadata) } : {}),
-  };
-}
-const versioned = (row: Row): Versioned<LogicalDevice> => ({
-  value: toDevice(row),
-  version: row.version,
-});
-
-function checkMetadata(metadata: MetadataPair[] | undefined): void {
-  const seen = new Set<string>();
-  for (const { Key } of metadata ?? []) {
-    if (seen.has(Key)) throw repeatedMetadataKey(Key);
-    seen.add(Key);
-  }
-}
-
-/**
- * An ExpirationDate must be in the future, unless it is the one the device already has: an
- * expired device fetched and sent back unchanged keeps its date.
- */
-function checkExpiration(
-  date: string | null | undefined,
-  current: Date | null = null,
-): Date | null {
-  if (date === undefined || date === null) return null;
-  const parsed = new Date(date);
-  if (!(parsed.getTime() > Date.now()) && parsed.getTime() !== current?.getTime())
-    throw expirationInPast();
-  return parsed;
-}
 
 export class LogicalDeviceService {
   private readonly db: DatabaseHandle;
@@ -148,7 +82,7 @@ export class LogicalDeviceService {
     physicalDeviceId: string,
     id: string,
   ): Promise<Versioned<LogicalDevice>> {
-    const [row] = await this.db.query<Row>(
+    const [row] = await this.db.query<LogicalDeviceRow>(
       `${SELECT} where l.tenant_id = $1 and l.physical_device_id = $2 and l.id = $3`,
       [tenantId, physicalDeviceId, id],
     );
@@ -164,7 +98,7 @@ export class LogicalDeviceService {
   ): Promise<Page<LogicalDevice>> {
     await this.requirePhysical(this.db, tenantId, physicalDeviceId);
     const [rows, [total]] = await Promise.all([
-      this.db.query<Row>(
+      this.db.query<LogicalDeviceRow>(
         `${SELECT} where l.tenant_id = $1 and l.physical_device_id = $2
           order by l.id offset $3 limit $4`,
         [tenantId, physicalDeviceId, paging.skip, paging.take],
@@ -183,7 +117,7 @@ export class LogicalDeviceService {
     storeId: number,
     filter: LogicalDeviceFilter,
   ): Promise<LogicalDevice[]> {
-    const rows = await this.db.prepared<Row>(
+    const rows = await this.db.prepared<LogicalDeviceRow>(
       'company_store_logical_devices',
       `${SELECT}
          join physical_devices p on p.tenant_id = l.tenant_id and p.id = l.physical_device_id
