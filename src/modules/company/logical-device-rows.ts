@@ -11,7 +11,7 @@ export const SELECT = `select l.id as "DeviceId", l.description as "Description"
   from logical_devices l
   left join device_types t on t.tenant_id = l.tenant_id and t.id = l.device_type_id`;
 /** JSON text of a value, `null` for SQL NULL. */
-export const json = (value: string) => `coalesce(to_json(${value})::text, 'null')`;
+const json = (value: string) => `coalesce(to_json(${value})::text, 'null')`;
 /**
  * A LogicalDevice as compact JSON text (no spaces between tokens: json_build_object's " : " and
  * ", " were a tenth of the answer), ExpirationDate as toISOString writes it, Metadata when $8.
@@ -38,7 +38,7 @@ export interface LogicalDeviceRow {
   version: Date;
 }
 
-export const iso = (value: Date | string | null) =>
+const iso = (value: Date | string | null) =>
   value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
 export const metadataOf = (value: MetadataPair[] | string): MetadataPair[] =>
   typeof value === 'string' ? (JSON.parse(value) as MetadataPair[]) : value;

@@ -1,7 +1,8 @@
 // The sample's product images, drawn here as small SVG files (no download, no licence to carry):
 // a flat drawing of the product's kind in its colour, on a soft background. One drawing per shape
 // and colour, so a catalog of any size has at most 14 × 8 images.
-import type { SampleImage, SampleShape } from './sample-catalog.ts';
+import type { SampleShape } from './sample-assortment.ts';
+import type { SampleImage } from './sample-catalog.ts';
 
 const INK = '#2b2b2b';
 
