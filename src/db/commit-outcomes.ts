@@ -4,8 +4,8 @@
 // would run the write a second time (the key's claim and the work are separate transactions).
 // On a failover pair (DATABASE_URL with several hosts) a transaction that wrote inserts a marker
 // (a random token) just before committing; when the commit fails as unavailable, the server asks
-// the node that takes writes, once one answers, whether it holds the marker, and carries on as
-// committed when it does. The marker, not the transaction id: a promoted standby hands out again
+// the node that takes writes, once one answers, by inserting the same marker there: a conflict
+// means committed, and the insert waits for a transaction still completing its commit. The marker, not the transaction id: a promoted standby hands out again
 // the ids of the transactions it never received, so pg_xact_status there may answer for another
 // transaction, and a write that was lost would be answered as done. It waits at most
 // DATABASE_COMMIT_OUTCOME_WAIT_SECONDS; past that the write is answered 503 as before
@@ -59,8 +59,8 @@ export class CommitOutcomes {
 
   /**
    * Whether the transaction that left `marker` committed, asked of the node that takes writes
-   * once one answers. False when that node has no such marker, or when none answered within the
-   * wait.
+   * once one answers. False when that node has no such marker, when none answered within the
+   * wait, or when the question failed otherwise (unknown: the write is answered 503).
    */
   async committed(marker: string): Promise<boolean> {
     const startedAt = Date.now();
@@ -77,16 +77,24 @@ export class CommitOutcomes {
     return rowCount ?? 0;
   }
 
+  /**
+   * Settles by inserting the marker itself: a conflict means the transaction committed. A
+   * transaction still completing its commit (waiting for its synchronous standby after a
+   * connection blip) holds its marker's row, so the insert waits for it to end instead of reading
+   * "not there yet"; when it rolls back, the insert goes through and the marker, now ours, keeps a
+   * late commit of it impossible. Any error other than unavailability answers unknown, never "not
+   * committed".
+   */
   private async statusOf(marker: string, deadline: number): Promise<CommitOutcome['status']> {
     for (;;) {
       try {
-        const { rows } = await this.pool.query<{ found: boolean }>(
-          'select exists (select 1 from commit_markers where token = $1::uuid) as found',
+        const { rowCount } = await this.pool.query(
+          'insert into commit_markers (token) values ($1::uuid) on conflict (token) do nothing',
           [marker],
         );
-        return rows[0]?.found ? 'committed' : 'not committed';
+        return rowCount === 0 ? 'committed' : 'not committed';
       } catch (error) {
-        if (!isDatabaseUnavailable(error)) return 'not committed';
+        if (!isDatabaseUnavailable(error)) return 'unknown';
         if (Date.now() >= deadline) return 'unknown';
         await new Promise((resolve) => setTimeout(resolve, ASK_AGAIN_MS));
       }

@@ -65,6 +65,41 @@ describe.skipIf(!onPostgres)('CommitOutcomes.committed', () => {
     expect(settled.at(-1)).toMatchObject({ marker: never, status: 'not committed' });
   });
 
+  it.each(['commit', 'rollback'] as const)(
+    'waits for a transaction still completing its commit (a standby slow to answer), which then ends with %s',
+    async (end) => {
+      // The marker's row is written but not yet visible, as while a primary waits for its
+      // synchronous standby after the connection to it was cut: reading it then said "not
+      // committed", and the client's retry stored the write a second time.
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query('create temporary table if not exists outcome_probe (n int)');
+        await client.query('insert into outcome_probe values (1)');
+        const marker = (await outcomes.mark(client))!;
+        let answer: boolean | undefined;
+        const asking = outcomes.committed(marker).then((committed) => (answer = committed));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(answer).toBeUndefined();
+        await client.query(end);
+        expect(await asking).toBe(end === 'commit');
+        expect(settled.at(-1)).toMatchObject({
+          marker,
+          status: end === 'commit' ? 'committed' : 'not committed',
+        });
+      } finally {
+        client.release();
+      }
+    },
+  );
+
+  it('says unknown, never "not committed", when the question itself fails', async () => {
+    const failing = new CommitOutcomes(pool, 1_000, (outcome) => settled.push(outcome));
+    // Not a marker's shape: the database refuses the question (not an unavailability).
+    expect(await failing.committed('not-a-uuid')).toBe(false);
+    expect(settled.at(-1)).toMatchObject({ marker: 'not-a-uuid', status: 'unknown' });
+  });
+
   it('marks nothing for a transaction that wrote nothing', async () => {
     const client = await pool.connect();
     try {
