@@ -971,6 +971,20 @@ begin
   return v_placed;
 end $function$
 ;
+CREATE OR REPLACE FUNCTION public.event_transaction_key()
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_key text := current_setting('omni.event_transaction_key', true);
+begin
+  if v_key is null or v_key = '' then
+    v_key := (('x' || left(replace(gen_random_uuid()::text, '-', ''), 16))::bit(64)::bigint)::text;
+    perform set_config('omni.event_transaction_key', v_key, true);
+  end if;
+  return v_key::bigint;
+end $function$
+;
 CREATE OR REPLACE FUNCTION public.event_type_merge(earlier text, later text)
  RETURNS text
  LANGUAGE sql
@@ -1731,7 +1745,7 @@ begin
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
     insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
-      select v_tenant, pg_current_xact_id()::text::bigint, p_resource, r.id, v_type, r.data
+      select v_tenant, event_transaction_key(), p_resource, r.id, v_type, r.data
         from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update

@@ -14,6 +14,22 @@ language sql immutable as $$
   select case when later like '%.deleted' then later when earlier like '%.created' then earlier else later end
 $$;
 
+-- The key of the calling transaction's events (kept in the events' tx_id column): random, drawn
+-- once per transaction. Not the transaction id, which comes round again after a standby is
+-- promoted or a shard moves to another node: a later change would then be folded into an event
+-- an earlier transaction of the same id recorded, and already delivered, and its webhook lost.
+create or replace function event_transaction_key() returns bigint
+language plpgsql volatile as $$
+declare
+  v_key text := current_setting('omni.event_transaction_key', true);
+begin
+  if v_key is null or v_key = '' then
+    v_key := (('x' || left(replace(gen_random_uuid()::text, '-', ''), 16))::bit(64)::bigint)::text;
+    perform set_config('omni.event_transaction_key', v_key, true);
+  end if;
+  return v_key::bigint;
+end $$;
+
 -- The events of the rows a statement changed, one per (tenant, resource id) — the callers pass
 -- each resource once. The action is the statement's (created, updated, deleted) unless
 -- `p_action` names one. Rows of a tenant being deleted (the cascade from tenants) are left out.
@@ -29,7 +45,7 @@ begin
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
     insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
-      select v_tenant, pg_current_xact_id()::text::bigint, p_resource, r.id, v_type, r.data
+      select v_tenant, event_transaction_key(), p_resource, r.id, v_type, r.data
         from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update

@@ -202,6 +202,28 @@ describe('events of catalog writes', () => {
     expect(events[1]!.ResourceId).toBe('acme-events');
   });
 
+  it("records a change even when its transaction's id was given out before (a promoted standby, a moved shard)", async () => {
+    // Transaction ids come round again after a promotion or a shard move: a change must not be
+    // folded into an event an earlier transaction of the same id recorded, and already delivered.
+    const start = await lastId(acme);
+    const tag = await created('/private/catalog/tag', { Name: 'before-the-move' });
+    const [delivered] = await eventsAfter(acme, start);
+    expect(delivered).toMatchObject({ Type: 'tag.created', ResourceId: String(tag.Id) });
+    await api.database.handle.rawTransaction(async (sql) => {
+      // The earlier event now carries this transaction's id, as it would after ids came round.
+      await sql.query(
+        `update events set tx_id = pg_current_xact_id()::text::bigint
+          where resource = 'tag' and resource_id = $1`,
+        [String(tag.Id)],
+      );
+      await sql.query("update tags set name = 'after-the-move' where id = $1", [tag.Id]);
+    });
+    const later = await eventsAfter(acme, delivered!.Id);
+    expect(later.map((e) => [e.Type, e.Data.Name])).toEqual([['tag.updated', 'after-the-move']]);
+    const [again] = await eventsAfter(acme, start);
+    expect(again).toMatchObject({ Type: 'tag.created', Data: { Name: 'before-the-move' } });
+  });
+
   it('records no event when the write fails', async () => {
     const start = await lastId(acme);
     // A body naming an unknown brand fails inside the item's transaction.
