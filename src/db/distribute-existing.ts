@@ -72,6 +72,22 @@ async function rowsUpTo(sql: RawSql, table: string, limit: number): Promise<numb
   return row!.n;
 }
 
+/**
+ * The distributed and reference tables whose coordinator copy still holds the rows it had before
+ * they were copied into the shards (a partitioned table by its partitions).
+ */
+async function withLocalCopies(sql: RawSql): Promise<string[]> {
+  const rows = await sql.query<{ name: string }>(
+    `select c.oid::regclass::text as name
+       from pg_dist_partition p join pg_class c on c.oid = p.logicalrelid
+      where c.relnamespace = 'public'::regnamespace and not c.relispartition
+        and (p.partmethod = 'h' or p.repmodel = 't')
+        and exists (select 1 from pg_partition_tree(c.oid) t where pg_relation_size(t.relid) > 0)
+      order by 1`,
+  );
+  return rows.map((row) => row.name);
+}
+
 export interface ExistingDistribution {
   reference: string[];
   /** Distributed while the database took writes (create_distributed_table_concurrently). */
@@ -156,25 +172,32 @@ async function distributeWith(
       [name],
     );
 
-  await database.transaction(async (sql) => {
-    const keys = await sql.query<{ table: string; name: string; definition: string }>(
-      `select k.conrelid::regclass::text as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
+  // What an online distribution of a run stopped after it left for Citus's deferred cleanup (the
+  // table's former copy, a plain table beside the application's own) goes first: it is no table
+  // to distribute.
+  await database.query('call citus_cleanup_orphaned_resources()');
+  // A run again after the tables were distributed drops nothing: the keys made again are kept.
+  const pending = await pendingTables(database);
+  const undistributed = pending.reference.length + pending.distributed.length > 0;
+  if (undistributed)
+    await database.transaction(async (sql) => {
+      const keys = await sql.query<{ table: string; name: string; definition: string }>(
+        `select k.conrelid::regclass::text as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
          from pg_constraint k
         where k.contype = 'f' and k.connamespace = 'public'::regnamespace`,
-    );
-    for (const key of keys) {
-      await sql.query(
-        `insert into distribution_pending_keys (table_name, name, definition) values ($1, $2, $3)
+      );
+      for (const key of keys) {
+        await sql.query(
+          `insert into distribution_pending_keys (table_name, name, definition) values ($1, $2, $3)
          on conflict do nothing`,
-        [key.table, key.name, key.definition],
-      );
-      await sql.exec(
-        `alter table ${quoteIdent(key.table)} drop constraint ${quoteIdent(key.name)}`,
-      );
-    }
-  });
+          [key.table, key.name, key.definition],
+        );
+        await sql.exec(
+          `alter table ${quoteIdent(key.table)} drop constraint ${quoteIdent(key.name)}`,
+        );
+      }
+    });
 
-  const pending = await pendingTables(database);
   for (const table of pending.reference) {
     await database.transaction(async (sql) => {
       await useCitusDdlSettings(sql);
@@ -208,32 +231,36 @@ async function distributeWith(
   // reads or writes others of them, and from the moment its table is distributed it runs on the
   // workers, where a table not distributed yet does not exist.
   const first = anchor;
-  await retryingDeadlocks(report, () =>
-    database.transaction(async (sql) => {
-      await useCitusDdlSettings(sql);
-      // The rows copied into the shards are not writes of the application: the shards' triggers
-      // must not record them again (events, search rows, counts). Replica sessions fire no
-      // ordinary trigger; Citus gives the setting to its connections to the workers.
-      await sql.query("set local citus.propagate_set_commands = 'local'");
-      await sql.query('set local session_replication_role = replica');
-      // Every table's writes held from the start (reads go on), so that a write under way cannot
-      // hold one of them while it waits for another.
-      await sql.exec(
-        `lock table ${together.map(quoteIdent).join(', ')} in share row exclusive mode`,
-      );
-      let colocateWith = first;
-      for (const table of together) {
-        await sql.query("select create_distributed_table($1, 'tenant_id', colocate_with => $2)", [
-          table,
-          colocateWith ?? 'none',
-        ]);
-        colocateWith ??= table;
-      }
-      await propagateFunctions(sql);
-    }),
-  );
-  result.blocking.push(...together);
-  report(`${together.join(', ')}: distributed by tenant_id together, their writes held meanwhile`);
+  if (together.length > 0) {
+    await retryingDeadlocks(report, () =>
+      database.transaction(async (sql) => {
+        await useCitusDdlSettings(sql);
+        // The rows copied into the shards are not writes of the application: the shards' triggers
+        // must not record them again (events, search rows, counts). Replica sessions fire no
+        // ordinary trigger; Citus gives the setting to its connections to the workers.
+        await sql.query("set local citus.propagate_set_commands = 'local'");
+        await sql.query('set local session_replication_role = replica');
+        // Every table's writes held from the start (reads go on), so that a write under way cannot
+        // hold one of them while it waits for another.
+        await sql.exec(
+          `lock table ${together.map(quoteIdent).join(', ')} in share row exclusive mode`,
+        );
+        let colocateWith = first;
+        for (const table of together) {
+          await sql.query("select create_distributed_table($1, 'tenant_id', colocate_with => $2)", [
+            table,
+            colocateWith ?? 'none',
+          ]);
+          colocateWith ??= table;
+        }
+        await propagateFunctions(sql);
+      }),
+    );
+    result.blocking.push(...together);
+    report(
+      `${together.join(', ')}: distributed by tenant_id together, their writes held meanwhile`,
+    );
+  }
 
   const keys = await database.query<{ table: string; name: string; definition: string }>(
     'select table_name as table, name, definition from distribution_pending_keys order by 1, 2',
@@ -265,8 +292,9 @@ async function distributeWith(
   report(`${result.foreignKeys} foreign keys made again and validated`);
   // Only a table copied while its writes waited keeps its rows on the coordinator too (an online
   // distribution moves them; truncating after it would also drop what depends on the table's
-  // row type).
-  for (const table of [...result.reference, ...result.blocking])
+  // row type). Found by their size, so that a run again after a stop finds those of the earlier
+  // run.
+  for (const table of await withLocalCopies(database))
     await database.query('select truncate_local_data_after_distributing_table($1)', [table]);
   // An online distribution leaves the table's former shard on the coordinator for Citus's
   // deferred cleanup; until its maintenance daemon gets to it (citus.defer_shard_delete_interval)

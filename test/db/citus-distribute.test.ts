@@ -50,9 +50,9 @@ afterAll(async () => {
   if (workers) await dropClusterDatabase(coordinatorUrl, workers, name);
 });
 
-async function tables(): Promise<{ name: string; tenant: boolean }[]> {
+async function tables(db = pool): Promise<{ name: string; tenant: boolean }[]> {
   return (
-    await pool.query<{ name: string; tenant: boolean }>(
+    await db.query<{ name: string; tenant: boolean }>(
       `select c.relname as name,
               exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'tenant_id'
                         and not a.attisdropped) as tenant
@@ -64,10 +64,10 @@ async function tables(): Promise<{ name: string; tenant: boolean }[]> {
 }
 
 /** Every row of every table but the writer's tenant's, each table's rows in a fixed order. */
-async function rows(): Promise<Record<string, string[]>> {
+async function rows(db = pool): Promise<Record<string, string[]>> {
   const dump: Record<string, string[]> = {};
-  for (const table of await tables()) {
-    const { rows: found } = await pool.query<{ row: string }>(
+  for (const table of await tables(db)) {
+    const { rows: found } = await db.query<{ row: string }>(
       `select to_jsonb(t)::text as row from ${table.name} t
         ${table.tenant ? `where tenant_id <> ${WRITER_TENANT}` : ''} order by 1`,
     );
@@ -203,4 +203,101 @@ describe.runIf(workers)('omni distribute on a database in use', () => {
     expect(after!.searchable).toBe(true);
     expect(after!.events).toBe(2);
   });
+});
+
+/** The schema's tables, columns, constraints, indexes, triggers and placements, as text. */
+async function schemaOf(db: pg.Pool): Promise<string[]> {
+  const { rows: found } = await db.query<{ line: string }>(
+    `select 'column ' || table_name || '.' || column_name || ' ' || data_type as line
+       from information_schema.columns where table_schema = 'public'
+     union all
+     select 'constraint ' || conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated::text
+       from pg_constraint where connamespace = 'public'::regnamespace
+     union all
+     select 'index ' || indexname || ' ' || indexdef from pg_indexes where schemaname = 'public'
+     union all
+     select 'trigger ' || tgrelid::regclass || ' ' || tgname from pg_trigger
+      where not tgisinternal and tgrelid::regclass::text !~ '_[0-9]+$'
+     union all
+     select 'placed ' || logicalrelid::regclass || ' ' || partmethod::text || ' ' || repmodel::text
+       from pg_dist_partition
+     order by 1`,
+  );
+  return found.map((row) => row.line);
+}
+
+/** Thrown by the report of a step not seen before: the run stops right after that step. */
+class StoppedAfter extends Error {}
+
+describe.runIf(workers)('omni distribute stopped after a step', () => {
+  const stopped = `omni_distribute_stopped_${randomBytes(4).toString('hex')}`;
+  let db: pg.Pool;
+  let stoppedUrl: string;
+
+  beforeAll(async () => {
+    await createClusterDatabase(coordinatorUrl, workers!, stopped, undefined, { citus: false });
+    stoppedUrl = databaseUrlFor(coordinatorUrl, stopped);
+    db = new pg.Pool({ connectionString: stoppedUrl, max: 2 });
+    db.on('error', () => {});
+    await migrateDatabase(wrapPool(db, stoppedUrl));
+    await db.query(await readFile(FIXTURE, 'utf8'));
+    await db.query(
+      `insert into idempotency_keys (tenant_id, app_id, key, fingerprint, claim, expires_at)
+       select 1, '00000000-0000-4000-8000-000000000001', 'stop-key-' || n, 'fp', gen_random_uuid(),
+              now() + interval '1 day'
+         from generate_series(1, 50) n`,
+    );
+    await enableCitus(coordinatorUrl, workers!, stopped);
+  }, 300_000);
+  afterAll(async () => {
+    await db?.end();
+    if (workers) await dropClusterDatabase(coordinatorUrl, workers, stopped);
+  });
+
+  it('runs again from each step it stopped after, and then changes nothing', async () => {
+    const before = await rows(db);
+    // Each run stops right after the first step it reports that no run reported before; the
+    // next run goes on from there.
+    const reported = new Set<string>();
+    const stops: string[] = [];
+    for (let run = 1; ; run++) {
+      expect(run, stops.join('\n')).toBeLessThan(200);
+      try {
+        await distributeExisting(
+          stoppedUrl,
+          (line) => {
+            if (reported.has(line)) return;
+            reported.add(line);
+            stops.push(line);
+            throw new StoppedAfter(line);
+          },
+          { onlineFrom: 40 },
+        );
+        break;
+      } catch (error) {
+        if (!(error instanceof StoppedAfter))
+          throw new Error(
+            `${(error as Error).message} (stopped before after: ${stops.join('; ')})`,
+            {
+              cause: error,
+            },
+          );
+      }
+    }
+    expect(stops.length).toBeGreaterThan(5);
+    expect(stops).toEqual(
+      expect.arrayContaining(['idempotency_keys: distributed by tenant_id, online']),
+    );
+    expect(await rows(db)).toEqual(before);
+    expect((await db.query('select * from distribution_pending_keys')).rows).toEqual([]);
+    const schema = await schemaOf(db);
+    expect(
+      schema.filter((line) => line.startsWith('constraint') && line.endsWith(' false')),
+    ).toEqual([]);
+
+    const again = await distributeExisting(stoppedUrl, () => {}, { onlineFrom: 40 });
+    expect(again).toEqual({ reference: [], online: [], blocking: [], foreignKeys: 0 });
+    expect(await schemaOf(db)).toEqual(schema);
+    expect(await rows(db)).toEqual(before);
+  }, 900_000);
 });
