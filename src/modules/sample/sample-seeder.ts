@@ -167,12 +167,10 @@ export class SampleSeeder {
     jobId: number,
     before: CatalogIds | undefined,
     onRows: (rows: number) => void = () => {},
+    { failIfUnfinished = true } = {},
   ): Promise<{ sku: string; itemId: number }[]> {
     const end = await this.needs.catalog.runImport(tenantId, jobId, onRows);
-    if (end.state !== 'Succeeded')
-      throw new Error(
-        `The sample's import ${jobId} ended ${end.state}: ${end.error ?? 'no error given'}`,
-      );
+    // What an import wrote is recorded even when it did not succeed, so that remove finds it.
     const written = await this.needs.catalog.importedItems(tenantId, jobId);
     const made: SampleRecord[] = written.map(({ sku, itemId }) => ({
       kind: 'item',
@@ -188,13 +186,18 @@ export class SampleSeeder {
       }
     }
     await this.records.add(tenantId, made);
+    if (end.state !== 'Succeeded' && failIfUnfinished)
+      throw new Error(
+        `The sample's import ${jobId} ended ${end.state}: ${end.error ?? 'no error given'}`,
+      );
     return written;
   }
 
   /**
    * Finishes the imports of a run that stopped half-way: the items they wrote are recorded. (What
    * such an import created of the catalog's structure is the tenant's to keep: the ids before it
-   * are not known any more.)
+   * are not known any more.) One that ended unfinished is not retried: the seeding imports the
+   * items it did not write again.
    */
   private async resumeImports(tenantId: number): Promise<void> {
     const recordedItems = new Set((await this.records.of(tenantId, 'item')).map((r) => r.key));
@@ -204,7 +207,9 @@ export class SampleSeeder {
       if (from === undefined || to === undefined) continue;
       const skus = [...sampleItems(from, to)].map((item) => item.sku);
       if (skus.every((sku) => recordedItems.has(sku))) continue;
-      await this.finishImport(tenantId, Number(job.resourceId), undefined).catch(() => []);
+      await this.finishImport(tenantId, Number(job.resourceId), undefined, undefined, {
+        failIfUnfinished: false,
+      });
     }
   }
 
