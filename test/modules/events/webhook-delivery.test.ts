@@ -226,12 +226,14 @@ describe('delivery', () => {
     );
     try {
       const tenant = await quick.createTenant('acme');
-      receiver.answerNext('hang');
+      // On a path of its own: under load a retry of an earlier test's delivery took a 'hang'
+      // queued for any path, and this delivery succeeded without the timeout.
+      receiver.answerNextAt('/hook-timeout', 'hang');
       const created = await quick.call({
         method: 'POST',
         url: '/management/webhooks',
         tenant,
-        body: { Url: hook, EventTypes: ['tag.*'] },
+        body: { Url: `${hook}-timeout`, EventTypes: ['tag.*'] },
       });
       expect(created.statusCode, created.body).toBe(201);
       const id = created.json<SubscriptionJson>().Id;
@@ -381,7 +383,8 @@ describe('SSRF protection', () => {
       expect(delivery!.LastError).not.toContain('127.0.0.1');
       expect(delivery!.ResponseStatusCode).toBeNull();
     }
-    expect(receiver.received).toEqual([]);
+    // Nothing of this tag reached the receiver (a late retry of an earlier test's may have).
+    expect(receiver.events().filter((event) => event.Data.Name === 'ssrf')).toEqual([]);
   });
 });
 

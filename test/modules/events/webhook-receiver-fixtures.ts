@@ -20,6 +20,8 @@ export class WebhookReceiver {
   readonly received: Received[] = [];
   private server: Server | undefined;
   private answers: Answer[] = [];
+  /** Answers for requests to one path only, before the queue of any path. */
+  private answersAt = new Map<string, Answer[]>();
   /** The answer once the queued ones are used up. */
   fallback: Answer = 204;
   private waiters = new Set<() => void>();
@@ -35,7 +37,8 @@ export class WebhookReceiver {
           at: Date.now(),
         });
         for (const waiter of [...this.waiters]) waiter();
-        const answer = this.answers.shift() ?? this.fallback;
+        const answer =
+          this.answersAt.get(req.url ?? '')?.shift() ?? this.answers.shift() ?? this.fallback;
         if (answer === 'hang') return;
         const {
           status,
@@ -53,6 +56,14 @@ export class WebhookReceiver {
   /** Queues the answers of the next requests, in order. */
   answerNext(...answers: Answer[]): void {
     this.answers.push(...answers);
+  }
+
+  /**
+   * Queues the answers of the next requests to `path` alone: a late retry of another test's
+   * delivery, to the common path, cannot take them.
+   */
+  answerNextAt(path: string, ...answers: Answer[]): void {
+    this.answersAt.set(path, [...(this.answersAt.get(path) ?? []), ...answers]);
   }
 
   /** The requests received, parsed. */
