@@ -21,7 +21,7 @@ export const NAMED_SUITES = {
   processes: [
     'test/cli/*.test.ts',
     'test/server/*.test.ts',
-    'test/reliability/{crash-safety,several-instances,import-resume,citus-tenant-move}.test.ts',
+    'test/reliability/{crash-safety,several-instances,import-resume}.test.ts',
     'test/http/{idempotency-instances,too-large-answers}.test.ts',
     'test/modules/events/webhook-crash.test.ts',
     'test/modules/integration/provisioning-processes.test.ts',
@@ -37,30 +37,77 @@ export const NAMED_SUITES = {
     'test/modules/catalog/imports/imports-large.test.ts',
     'test/http/linear-expressions.test.ts',
   ],
+  /** A tenant's shards moved between Citus workers under two servers' writes (Citus only). */
+  citus: ['test/reliability/citus-tenant-move.test.ts'],
   /** The generated TypeScript client, Postman (newman) and Prism against a running server. */
   clients: ['test/clients/*.test.ts'],
 } as const;
+
+/**
+ * Files whose servers and commands are child processes on the embedded database whatever the
+ * run's engine (test/support/processes.ts): on PostgreSQL or Citus they would repeat the embedded
+ * run exactly, so they run where the run's engine is the embedded one.
+ */
+export const EMBEDDED_ONLY = [
+  'test/cli/*.test.ts',
+  'test/server/{graceful-shutdown,runtime-dependencies}.test.ts',
+  'test/http/too-large-answers.test.ts',
+  'test/modules/events/webhook-crash.test.ts',
+  'test/db/embedded-lock.test.ts',
+];
 
 export type SuiteName = keyof typeof NAMED_SUITES | 'dev' | 'slow' | 'all';
 
 const ALL = ['test/**/*.test.ts'];
 const slowFiles = () => Object.values(NAMED_SUITES).flat();
+const SUITE_NAMES = ['dev', 'slow', 'all', ...Object.keys(NAMED_SUITES)];
 
-/** The include and exclude globs of a suite. */
-export function suiteFiles(suite: SuiteName): { include: string[]; exclude: string[] } {
+/** The include and exclude globs of one suite. */
+function filesOf(suite: SuiteName): { include: string[]; exclude: string[] } {
   if (suite === 'all') return { include: ALL, exclude: [] };
   if (suite === 'dev') return { include: ALL, exclude: slowFiles() };
   if (suite === 'slow') return { include: slowFiles(), exclude: [] };
   return { include: [...NAMED_SUITES[suite]], exclude: [] };
 }
 
-/** The suite of this run: TEST_SUITE, or every file when the command line names some. */
-export function suiteOfRun(env: NodeJS.ProcessEnv, argv: readonly string[]): SuiteName {
-  if (argv.some((arg) => /(^|\/)test\/|\.test\.ts$/.test(arg))) return 'all';
-  const named = env.TEST_SUITE ?? 'dev';
-  if (named === 'dev' || named === 'slow' || named === 'all' || named in NAMED_SUITES)
-    return named as SuiteName;
-  throw new Error(
-    `TEST_SUITE=${named} is not a suite: dev, slow, all or ${Object.keys(NAMED_SUITES).join(', ')}`,
+/**
+ * The include and exclude globs of the suites of a run (their union), on the embedded database
+ * or not. `dev` is every file but the named suites', so it is joined by excluding those of the
+ * named suites that the run does not name.
+ */
+export function suiteFiles(
+  suites: readonly SuiteName[],
+  embedded: boolean,
+): { include: string[]; exclude: string[] } {
+  const include = new Set<string>();
+  const exclude = new Set<string>(embedded ? [] : EMBEDDED_ONLY);
+  const named = new Set(
+    suites.flatMap((suite) => (suite === 'slow' ? Object.keys(NAMED_SUITES) : [suite])),
   );
+  if (named.has('all')) {
+    include.add(ALL[0]!);
+  } else if (named.has('dev')) {
+    include.add(ALL[0]!);
+    for (const [name, globs] of Object.entries(NAMED_SUITES))
+      if (!named.has(name)) for (const glob of globs) exclude.add(glob);
+  } else {
+    for (const suite of named)
+      for (const glob of filesOf(suite as SuiteName).include) include.add(glob);
+  }
+  return { include: [...include], exclude: [...exclude] };
+}
+
+/**
+ * The suites of this run: TEST_SUITE (one name or several, comma-separated), or every file when
+ * the command line names some.
+ */
+export function suitesOfRun(env: NodeJS.ProcessEnv, argv: readonly string[]): SuiteName[] {
+  if (argv.some((arg) => /(^|\/)test\/|\.test\.ts$/.test(arg))) return ['all'];
+  const named = (env.TEST_SUITE ?? 'dev').split(',').map((name) => name.trim());
+  for (const name of named)
+    if (!SUITE_NAMES.includes(name))
+      throw new Error(
+        `TEST_SUITE=${env.TEST_SUITE} names ${name || 'nothing'}, not a suite: ${SUITE_NAMES.join(', ')} (or several, comma-separated)`,
+      );
+  return named as SuiteName[];
 }
