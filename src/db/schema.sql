@@ -1741,11 +1741,13 @@ declare
     case p_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
   v_tenant integer;
   v_recorded boolean := false;
+  -- Once per call: in the select list below it would run once per row (it is volatile).
+  v_key bigint := event_transaction_key();
 begin
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
     insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
-      select v_tenant, event_transaction_key(), p_resource, r.id, v_type, r.data
+      select v_tenant, v_key, p_resource, r.id, v_type, r.data
         from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update
