@@ -5,8 +5,9 @@
 // On a failover pair (DATABASE_URL with several hosts) a transaction that wrote inserts a marker
 // (a random token) just before committing; when the commit fails as unavailable, the server asks
 // the node that takes writes, once one answers, by inserting the same marker there: a conflict
-// means committed, and the insert waits for a transaction still completing its commit. The marker, not the transaction id: a promoted standby hands out again
-// the ids of the transactions it never received, so pg_xact_status there may answer for another
+// means committed, and the insert waits for a transaction still completing its commit. The
+// marker, not the transaction id: a promoted standby hands out again the ids of the
+// transactions it never received, so pg_xact_status there may answer for another
 // transaction, and a write that was lost would be answered as done. It waits at most
 // DATABASE_COMMIT_OUTCOME_WAIT_SECONDS; past that the write is answered 503 as before
 // (docs/operations.md, "A failover pair"). Markers are deleted once old, by a scheduled job

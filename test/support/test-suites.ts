@@ -59,16 +59,7 @@ export const EMBEDDED_ONLY = [
 export type SuiteName = keyof typeof NAMED_SUITES | 'dev' | 'slow' | 'all';
 
 const ALL = ['test/**/*.test.ts'];
-const slowFiles = () => Object.values(NAMED_SUITES).flat();
 const SUITE_NAMES = ['dev', 'slow', 'all', ...Object.keys(NAMED_SUITES)];
-
-/** The include and exclude globs of one suite. */
-function filesOf(suite: SuiteName): { include: string[]; exclude: string[] } {
-  if (suite === 'all') return { include: ALL, exclude: [] };
-  if (suite === 'dev') return { include: ALL, exclude: slowFiles() };
-  if (suite === 'slow') return { include: slowFiles(), exclude: [] };
-  return { include: [...NAMED_SUITES[suite]], exclude: [] };
-}
 
 /**
  * The include and exclude globs of the suites of a run (their union), on the embedded database
@@ -92,7 +83,7 @@ export function suiteFiles(
       if (!named.has(name)) for (const glob of globs) exclude.add(glob);
   } else {
     for (const suite of named)
-      for (const glob of filesOf(suite as SuiteName).include) include.add(glob);
+      for (const glob of NAMED_SUITES[suite as keyof typeof NAMED_SUITES]) include.add(glob);
   }
   return { include: [...include], exclude: [...exclude] };
 }
