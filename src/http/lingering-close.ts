@@ -6,7 +6,8 @@
 // the client's bytes unread makes the kernel reset the connection: the client, still writing,
 // gets EPIPE or a reset instead of the answer (Python's urllib always, Node's fetch and http at
 // times; curl alone read it). Every 413 of every route passes here, whatever produced it:
-// Fastify's body limits, the services' too-large DomainErrors, a handler's own.
+// Fastify's body limits, the services' too-large DomainErrors, a handler's own; and every error
+// a body parser answers before the body has all arrived (400 JsonTooDeep).
 import { Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -56,7 +57,12 @@ function lingerOn(socket: Socket, request: IncomingMessage, log: FastifyBaseLogg
 
 export function registerLingeringClose(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode === 413) {
+    // Fastify closes after any error its body parser reports (a JSON body refused at its first
+    // level too deep, json-body.ts, is answered while the rest may still be coming).
+    const refusedBody =
+      reply.statusCode === 413 ||
+      (reply.statusCode >= 400 && reply.getHeader('connection') === 'close');
+    if (refusedBody) {
       reply.header('Connection', 'close');
       // Only a real connection (not app.inject's) whose body has not all arrived.
       const socket = request.raw.socket;

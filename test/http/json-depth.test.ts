@@ -1,7 +1,10 @@
-// JSON bodies nested deeper than any request schema are refused before they are parsed
-// (issue 52): 400 JsonTooDeep, found by one pass over the text (src/http/json-depth.ts).
-import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-depth.ts';
+// JSON bodies nested deeper than any request schema are refused while they are read (issue 52):
+// 400 JsonTooDeep at the first level too deep, found by a gauge fed each chunk as it arrives
+// (src/http/json-depth.ts), before the rest of the body is read or parsed.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JsonDepthGauge, MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-depth.ts';
 import { expectError, expectFieldError } from '../support/expectations.ts';
 import { useTenant, useTestApi } from '../support/test-api.ts';
 
@@ -31,6 +34,26 @@ describe('nestsDeeperThan', () => {
   ])('%s deeper than %i: %s', (text, max, deeper) => {
     expect(nestsDeeperThan(text, max)).toBe(deeper);
   });
+
+  it('answers the same when the text comes in chunks split anywhere, escapes included', () => {
+    const texts = [
+      '["\\\\", [[]]]',
+      '["\\"[[[[", [1]]',
+      '{"a":"é[\\u005b","b":[[{}]]}',
+      '[["\\\\\\"[["]]',
+    ];
+    for (const text of texts) {
+      const bytes = Buffer.from(text);
+      for (let max = 0; max <= 4; max++) {
+        const whole = nestsDeeperThan(text, max);
+        for (let cut = 0; cut <= bytes.length; cut++) {
+          const gauge = new JsonDepthGauge(max);
+          const split = gauge.tooDeep(bytes.subarray(0, cut)) || gauge.tooDeep(bytes.subarray(cut));
+          expect(split, `${text} cut at ${cut}, max ${max}`).toBe(whole);
+        }
+      }
+    }
+  });
 });
 
 describe('POST /private/catalog/item (a JSON route)', () => {
@@ -51,6 +74,80 @@ describe('POST /private/catalog/item (a JSON route)', () => {
     expectError(await post(arrays(MAX_JSON_DEPTH)), 400, 'ValidationFailed');
     expectFieldError(await post(`{"Title":"${'['.repeat(1000)}","Tags":1}`), 'Tags');
     expect((await post(`{"Title":"${'[{'.repeat(50)}"}`)).statusCode).toBe(201);
+  });
+});
+
+describe('a JSON body too deep, over a real connection', () => {
+  let port: number;
+  beforeAll(async () => {
+    await api.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (api.app.server.address() as AddressInfo).port;
+  });
+
+  it('is answered 400 JsonTooDeep at its first level too deep, while the client still sends', async () => {
+    const sending = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/private/catalog/item',
+      headers: {
+        Host: acme.host,
+        Authorization: `Bearer ${acme.token}`,
+        'Content-Type': 'application/json',
+        'Transfer-Encoding': 'chunked',
+      },
+    });
+    const answered = new Promise<IncomingMessage>((resolve, reject) => {
+      sending.once('response', resolve);
+      sending.once('error', reject);
+    });
+    // The body is not ended: the answer comes from what has arrived.
+    sending.write('['.repeat(MAX_JSON_DEPTH + 1));
+    const response = await answered;
+    let text = '';
+    for await (const chunk of response) text += String(chunk);
+    expect(response.statusCode, text).toBe(400);
+    expect(response.headers.connection).toBe('close');
+    expect((JSON.parse(text) as { Code: string }).Code).toBe('JsonTooDeep');
+    // What the client sends after the answer is read and dropped (lingering close), no error.
+    const more = await new Promise<Error | undefined>((resolve) => {
+      sending.once('error', resolve);
+      sending.once('close', () => resolve(undefined));
+      sending.end('['.repeat(256 * 1024));
+    });
+    expect(more).toBeUndefined();
+  });
+
+  it('reads a body of many chunks within its depth as one', async () => {
+    const title = 'chunked é [{"\\ ' + '['.repeat(MAX_JSON_DEPTH + 1);
+    const body = Buffer.from(JSON.stringify({ Title: title }));
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const sending = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/private/catalog/item',
+          headers: {
+            Host: acme.host,
+            Authorization: `Bearer ${acme.token}`,
+            'Content-Type': 'application/json',
+            'Transfer-Encoding': 'chunked',
+          },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += String(chunk)));
+          response.on('end', () => resolve({ status: response.statusCode!, text }));
+        },
+      );
+      sending.on('error', reject);
+      // One byte a chunk: a character of two bytes and every escape split between chunks.
+      for (const byte of body) sending.write(Buffer.from([byte]));
+      sending.end();
+    });
+    expect(answer.status, answer.text).toBe(201);
+    expect((JSON.parse(answer.text) as { Title: string }).Title).toBe(title);
   });
 });
 
