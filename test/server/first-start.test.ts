@@ -2,7 +2,8 @@
 // and Host header that Node.js and Python use (their resolvers do not know demo.localhost), and
 // those lines work as printed; with DEFAULT_TENANT the server's own address is the tenant for
 // every client, fetch included; on PostgreSQL the first start makes the demo tenant as the
-// embedded database's does, once across instances that start together.
+// embedded database's does, once across instances that start together, and fills it with the
+// sample catalog (the embedded first start's: test/cli/sample-commands.test.ts).
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
@@ -209,5 +210,87 @@ describe.skipIf(source.engine === 'pglite')(
         await database.handle.close();
       }
     }, 120_000);
+  },
+);
+
+describe.skipIf(source.engine === 'pglite')(
+  'npm start on a PostgreSQL database without tenants: the sample catalog',
+  () => {
+    it('fills the demo tenant, whose search, typo, facets and nearest store answer from it', async () => {
+      const database = await openTestDatabase();
+      try {
+        const { server, port } = await listeningServer(await tempDir('omni-pg-'), {
+          DATABASE_URL: database.url!,
+          SAMPLE_CATALOG: 'true',
+        });
+        const ready = await server.waitForLine(
+          (line) => line.includes('The sample catalog is ready in'),
+          150_000,
+        );
+        expect(ready).toMatch(/200 items/);
+        expect(ready).toContain('10 stores');
+        const [counts] = await database.handle.query<{ items: string; stores: string }>(
+          `select (select count(*) from items i join tenants t on t.id = i.tenant_id
+                    where t.name = 'demo') as items,
+                  (select count(*) from stores s join tenants t on t.id = s.tenant_id
+                    where t.name = 'demo') as stores`,
+        );
+        expect(counts).toEqual({ items: '200', stores: '10' });
+
+        const appId = printed(server.lines, /ApplicationId:\s+(\S+)/);
+        const secret = printed(server.lines, /ApplicationSecret:\s+(\S+)/);
+        const base = `http://127.0.0.1:${port}`;
+        const host = `demo.localhost:${port}`;
+        const token = await nodeHttp(
+          base,
+          host,
+          '/oauth/token',
+          {
+            authorization: `Basic ${Buffer.from(`${appId}:${secret}`).toString('base64')}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          'grant_type=client_credentials',
+        );
+        expect(token.status, token.body).toBe(200);
+        const bearer = {
+          authorization: `Bearer ${(JSON.parse(token.body) as { access_token: string }).access_token}`,
+        };
+        const call = async <T>(path: string, body?: object): Promise<T> => {
+          const headers = body ? { ...bearer, 'content-type': 'application/json' } : bearer;
+          const answer = await nodeHttp(base, host, path, headers, body && JSON.stringify(body));
+          expect(answer.status, answer.body).toBe(200);
+          return JSON.parse(answer.body) as T;
+        };
+
+        const word = await call<{ TotalCount: number; Results: { Title: string }[] }>(
+          '/private/catalog/items/search?q=lantern&take=3',
+        );
+        expect(word.TotalCount).toBeGreaterThan(3);
+        for (const item of word.Results) expect(item.Title.toLowerCase()).toContain('lantern');
+        const { SearchResult: typo } = await call<{
+          SearchResult: {
+            Items: { Title: string }[];
+            StaticNavigation: { Brands: unknown[] };
+          };
+        }>('/private/catalog/items', {
+          Query: 'lanturn',
+          Take: 3,
+          IncludeStaticNavigation: true,
+        });
+        expect(typo.Items.length).toBe(3);
+        for (const item of typo.Items) expect(item.Title.toLowerCase()).toContain('lantern');
+        expect(typo.StaticNavigation.Brands.length).toBeGreaterThan(0);
+        const berlin = await call<{ Data: { DeviceId: string }[] }>(
+          '/company/stores/13.40;52.52/logicaldevices',
+        );
+        expect(berlin.Data.map((device) => device.DeviceId).sort()).toEqual([
+          'sample-berlin-kiosk-app',
+          'sample-berlin-tablet-app',
+        ]);
+      } finally {
+        await stopChildren();
+        await database.handle.close();
+      }
+    }, 180_000);
   },
 );
