@@ -1,7 +1,7 @@
 // JSON bodies nested deeper than any request schema are refused while they are read (issue 52):
 // 400 JsonTooDeep at the first level too deep, found by a gauge fed each chunk as it arrives
 // (src/http/json-depth.ts), before the rest of the body is read or parsed.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JsonDepthGauge, MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-depth.ts';
@@ -84,7 +84,11 @@ describe('a JSON body too deep, over a real connection', () => {
     port = (api.app.server.address() as AddressInfo).port;
   });
 
-  it('is answered 400 JsonTooDeep at its first level too deep, while the client still sends', async () => {
+  /** A chunked POST of JSON to the item route, its body written by the caller; and its answer. */
+  function postChunked(): {
+    sending: ClientRequest;
+    answered: Promise<{ response: IncomingMessage; text: string }>;
+  } {
     const sending = httpRequest({
       host: '127.0.0.1',
       port,
@@ -100,12 +104,19 @@ describe('a JSON body too deep, over a real connection', () => {
     const answered = new Promise<IncomingMessage>((resolve, reject) => {
       sending.once('response', resolve);
       sending.once('error', reject);
+    }).then(async (response) => {
+      let text = '';
+      for await (const chunk of response) text += String(chunk);
+      return { response, text };
     });
+    return { sending, answered };
+  }
+
+  it('is answered 400 JsonTooDeep at its first level too deep, while the client still sends', async () => {
+    const { sending, answered } = postChunked();
     // The body is not ended: the answer comes from what has arrived.
     sending.write('['.repeat(MAX_JSON_DEPTH + 1));
-    const response = await answered;
-    let text = '';
-    for await (const chunk of response) text += String(chunk);
+    const { response, text } = await answered;
     expect(response.statusCode, text).toBe(400);
     expect(response.headers.connection).toBe('close');
     expect((JSON.parse(text) as { Code: string }).Code).toBe('JsonTooDeep');
@@ -121,31 +132,12 @@ describe('a JSON body too deep, over a real connection', () => {
   it('reads a body of many chunks within its depth as one', async () => {
     const title = 'chunked é [{"\\ ' + '['.repeat(MAX_JSON_DEPTH + 1);
     const body = Buffer.from(JSON.stringify({ Title: title }));
-    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const sending = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/private/catalog/item',
-          headers: {
-            Host: acme.host,
-            Authorization: `Bearer ${acme.token}`,
-            'Content-Type': 'application/json',
-            'Transfer-Encoding': 'chunked',
-          },
-        },
-        (response) => {
-          let text = '';
-          response.on('data', (chunk) => (text += String(chunk)));
-          response.on('end', () => resolve({ status: response.statusCode!, text }));
-        },
-      );
-      sending.on('error', reject);
-      // One byte a chunk: a character of two bytes and every escape split between chunks.
-      for (const byte of body) sending.write(Buffer.from([byte]));
-      sending.end();
-    });
+    const { sending, answered } = postChunked();
+    // One byte a chunk: a character of two bytes and every escape split between chunks.
+    for (const byte of body) sending.write(Buffer.from([byte]));
+    sending.end();
+    const { response, text } = await answered;
+    const answer = { status: response.statusCode, text };
     expect(answer.status, answer.text).toBe(201);
     expect((JSON.parse(answer.text) as { Title: string }).Title).toBe(title);
   });
