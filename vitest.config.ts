@@ -16,6 +16,7 @@ export default defineConfig({
     globalSetup: [
       'test/support/global-setup.ts',
       'test/support/console-build-setup.ts',
+      'test/support/browser-setup.ts',
       'test/support/openapi-coverage-setup.ts',
     ],
     pool: 'forks',

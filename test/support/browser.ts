@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import bundled from '@sparticuz/chromium';
 import { chromium, type Browser } from 'playwright-core';
 
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 // Quiet and offline: no background traffic, no proxy, no resolver asked for *.localhost.
 export const OFFLINE_FLAGS = [

@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs';
 import bundled from '@sparticuz/chromium';
 import lighthouse, { desktopConfig, type Config, type Flags, type RunnerResult } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { OFFLINE_FLAGS } from './browser.ts';
+import { OFFLINE_FLAGS, SYSTEM_CHROMIUM } from './browser.ts';
 
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 /** Runs of one page at most while its trace holds no screenshot (see runLighthouse). */
 const SCREENSHOT_ATTEMPTS = 4;
 
