@@ -14,6 +14,7 @@
 #   scripts/ha-cluster.sh uri            the multi-host URL of the `omni` database (DATABASE_URL)
 #   scripts/ha-cluster.sh createdb NAME  a database (made on the primary, replicated); prints its URL
 #   scripts/ha-cluster.sh state          the monitor's view of the nodes
+#   scripts/ha-cluster.sh monitor-uri    the monitor's database, for DATABASE_MONITOR_URL
 #   scripts/ha-cluster.sh primary        the port of the node that takes writes now (exits 3, naming
 #                                        both, when two nodes take writes: a split brain)
 #   scripts/ha-cluster.sh settle         wait until the monitor sees a primary and a secondary again
@@ -144,6 +145,7 @@ case "${1:-}" in
   uri)
     echo "postgres://postgres@127.0.0.1:$(node_port 1),127.0.0.1:$(node_port 2)/omni?target_session_attrs=read-write"
     ;;
+  monitor-uri) echo "$monitor_url" ;;
   createdb)
     name=${2:?createdb NAME}
     psql -h 127.0.0.1 -p "$(primary_port)" -U postgres -d postgres -qAt -c "create database \"$name\"" >/dev/null

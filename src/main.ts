@@ -101,7 +101,9 @@ function openCommandDatabase(config: Config) {
       console.error(
         what === 'lock'
           ? `The lock on DATA_DIR=${config.dataDir} was lost (${error.message}); stopping.`
-          : `An idle database connection failed: ${error.message}`,
+          : what === 'monitor'
+            ? `Warning: ${error.message}`
+            : `An idle database connection failed: ${error.message}`,
       );
       if (what === 'lock') process.exit(1);
     },

@@ -36,6 +36,11 @@ export async function serve(
       else console.error(message);
     },
     onBackgroundError: (error, what) => {
+      if (what === 'monitor') {
+        if (built.app) built.app.log.warn({ err: error }, error.message);
+        else console.error(`Warning: ${error.message}`);
+        return;
+      }
       if (what === 'pool') {
         if (built.app) built.app.log.error({ err: error }, 'an idle database connection failed');
         else console.error(`An idle database connection failed: ${error.message}`);

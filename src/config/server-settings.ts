@@ -23,6 +23,8 @@ export interface ServerSettings {
   defaultTenant: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** On a failover pair, the pg_auto_failover monitor asked before writing to a new node. */
+  databaseMonitorUrl: string | undefined;
   /** On a failover pair, how long a commit whose answer was lost waits to learn its outcome. */
   commitOutcomeWaitSeconds: number;
   logLevel: LogLevel;
@@ -103,6 +105,7 @@ export function serverSettings(env: Env): ServerSettings {
     defaultTenant,
     dataDir: read(env, 'DATA_DIR') ?? './data',
     databaseUrl: postgresUrl(env, 'DATABASE_URL'),
+    databaseMonitorUrl: postgresUrl(env, 'DATABASE_MONITOR_URL'),
     commitOutcomeWaitSeconds: integer(env, 'DATABASE_COMMIT_OUTCOME_WAIT_SECONDS', 20, 0, 300),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     publicScheme: oneOf(env, 'PUBLIC_SCHEME', ['http', 'https'] as const, 'http'),

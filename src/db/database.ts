@@ -281,19 +281,29 @@ export interface OpenOptions {
    * whether it committed (commit-outcomes.ts); 0 answers it as unavailable at once.
    */
   commitOutcomeWaitSeconds?: number;
+  /**
+   * On a failover pair: the pg_auto_failover monitor's database, asked before writing to a node
+   * newly connected to (failover-monitor.ts); unset, the node that takes writes is written to.
+   */
+  databaseMonitorUrl?: string;
   /** Told what became of each commit whose answer was lost (a failover pair only). */
   onCommitOutcome?: (outcome: CommitOutcome) => void;
   /**
    * Told of failures that no query is waiting for: an idle pooled connection that broke, or the
    * embedded database's lock lost to another process (after which the caller must stop).
    */
-  onBackgroundError?: (error: Error, what: 'pool' | 'lock') => void;
+  onBackgroundError?: (error: Error, what: 'pool' | 'lock' | 'monitor') => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     // Several hosts (a failover pair): connections go to the one that takes writes.
-    const following = primaryFollowingOptions(options.databaseUrl);
+    const following = primaryFollowingOptions(options.databaseUrl, options.databaseMonitorUrl, () =>
+      options.onBackgroundError?.(
+        new Error('the failover monitor did not answer; writing to the node that takes writes'),
+        'monitor',
+      ),
+    );
     if (following) await following.locator.find(CONNECT_TIMEOUT_MS * 2);
     const pool = new pg.Pool({
       ...(following

@@ -8,6 +8,7 @@
 // unavailable (503 with Retry-After), never wait on a dead host.
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
+import { FailoverMonitor, type MonitorVerdict } from './failover-monitor.ts';
 
 export interface DatabaseHost {
   host: string;
@@ -58,25 +59,65 @@ export function severalHostsOf(
  */
 export function primaryFollowingOptions(
   url: string,
+  monitorUrl?: string,
+  onMonitorUnreachable?: () => void,
 ): { connection: pg.ClientConfig; Client: typeof pg.Client; locator: PrimaryLocator } | undefined {
   const several = severalHostsOf(url);
   if (!several) return undefined;
   const connection = parseIntoClientConfig(several.oneHostUrl);
-  const locator = new PrimaryLocator(several.hosts, connection);
+  const monitor = monitorUrl ? new FailoverMonitor(monitorUrl) : undefined;
+  const locator = new PrimaryLocator(several.hosts, connection, monitor, onMonitorUnreachable);
   return { connection, Client: primaryClient(locator), locator };
 }
 
-/** Which of the hosts takes writes now, found again on demand. */
+/**
+ * Which of the hosts takes writes now, found again on demand; with the pair's monitor, the one
+ * the monitor makes primary (failover-monitor.ts).
+ */
 export class PrimaryLocator {
   private current: DatabaseHost;
   private probing: Promise<void> | undefined;
   private readonly hosts: readonly DatabaseHost[];
   private readonly connection: pg.ClientConfig;
+  private readonly monitor: FailoverMonitor | undefined;
+  private readonly onMonitorUnreachable: (() => void) | undefined;
+  /** The host the monitor confirmed since the last search: its connections ask no more. */
+  private confirmed: DatabaseHost | undefined;
+  private asking: { host: DatabaseHost; verdict: Promise<MonitorVerdict> } | undefined;
 
-  constructor(hosts: readonly DatabaseHost[], connection: pg.ClientConfig) {
+  constructor(
+    hosts: readonly DatabaseHost[],
+    connection: pg.ClientConfig,
+    monitor?: FailoverMonitor,
+    onMonitorUnreachable?: () => void,
+  ) {
     this.hosts = hosts;
     this.connection = connection;
     this.current = hosts[0]!;
+    this.monitor = monitor;
+    this.onMonitorUnreachable = onMonitorUnreachable;
+  }
+
+  /**
+   * Whether a new connection to `host` (which takes writes) may write: without a monitor, yes;
+   * with one, its verdict, asked once per host found (one question at a time). A monitor that
+   * does not answer lets writes go on to the node that takes them, as pg_auto_failover lets a
+   * primary that lost its monitor go on serving: the server does not add an outage of its own.
+   */
+  async mayWrite(host: DatabaseHost): Promise<MonitorVerdict> {
+    if (!this.monitor || this.confirmed === host) return 'primary';
+    if (this.asking?.host !== host) {
+      const asking = { host, verdict: this.monitor.verdict(host) };
+      this.asking = asking;
+      void asking.verdict.finally(() => {
+        if (this.asking === asking) this.asking = undefined;
+      });
+    }
+    const verdict = await this.asking.verdict;
+    if (verdict === 'unreachable') this.onMonitorUnreachable?.();
+    if ((verdict === 'primary' || verdict === 'unreachable') && this.current === host)
+      this.confirmed = host;
+    return verdict;
   }
 
   /** The host new connections go to. */
@@ -89,6 +130,8 @@ export class PrimaryLocator {
    * `giveUpMs` passes; one probe at a time however many connections ask.
    */
   find(giveUpMs = 60_000): Promise<void> {
+    // A reconnect: the next connection asks the monitor again.
+    this.confirmed = undefined;
     this.probing ??= this.probe(giveUpMs).finally(() => {
       this.probing = undefined;
     });
@@ -100,10 +143,12 @@ export class PrimaryLocator {
     const order = [...this.hosts.filter((h) => h !== this.current), this.current];
     while (Date.now() < deadline) {
       for (const host of order) {
-        if (await takesWrites(this.connection, host)) {
-          this.current = host;
-          return;
-        }
+        if (!(await takesWrites(this.connection, host))) continue;
+        // A node that takes writes but that the monitor does not make primary: an old primary
+        // not yet demoted. Two claiming it: chosen, and its connections refused until it ends.
+        if (this.monitor && (await this.monitor.verdict(host)) === 'not-primary') continue;
+        this.current = host;
+        return;
       }
       await new Promise((resolve) => setTimeout(resolve, PROBE_PAUSE_MS));
     }
@@ -149,10 +194,14 @@ export class NotPrimaryError extends Error {
  */
 export function primaryClient(locator: PrimaryLocator): typeof pg.Client {
   return class PrimaryClient extends pg.Client {
+    /** The host this connection goes to, the locator's primary when it was made. */
+    private readonly primary: DatabaseHost;
+
     constructor(config?: string | pg.ClientConfig) {
       const options = typeof config === 'string' ? { connectionString: config } : (config ?? {});
       const { host, port } = locator.primary;
       super({ ...options, connectionString: undefined, host, port });
+      this.primary = locator.primary;
       this.on('error', () => void locator.find());
     }
 
@@ -180,6 +229,16 @@ export function primaryClient(locator: PrimaryLocator): typeof pg.Client {
         await this.end().catch(() => {});
         throw new NotPrimaryError(
           'The database host does not take writes (a standby); looking for the primary.',
+        );
+      }
+      const verdict = await locator.mayWrite(this.primary);
+      if (verdict === 'not-primary' || verdict === 'two-primaries') {
+        void locator.find();
+        await this.end().catch(() => {});
+        throw new NotPrimaryError(
+          verdict === 'two-primaries'
+            ? 'Two database nodes claim to be the primary; writes wait until the monitor settles it.'
+            : 'The failover monitor does not make this database host the primary; looking for it.',
         );
       }
     }

@@ -97,6 +97,8 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       const receiverPort = await receiver.start();
       started = await startServer(await tempDir('omni-failover-'), {
         DATABASE_URL: url,
+        // Writes go only to the node the monitor makes primary (src/db/failover-monitor.ts).
+        DATABASE_MONITOR_URL: await ha('monitor-uri'),
         WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiverPort}`,
         WEBHOOK_POLLING_INTERVAL_MS: '50',
         // A delivery whose result could not be recorded is sent again once its lease (the

@@ -8,6 +8,8 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Accepts connections again on the same port. */
   restore(): Promise<void>;
+  /** The connections open through it now. */
+  openConnections(): number;
   close(): Promise<void>;
 }
 
@@ -48,5 +50,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       await listen(server, port);
     },
     close: stop,
+    // Each connection is two sockets: the client's and the one to the target.
+    openConnections: () => Math.floor(sockets.size / 2),
   };
 }
