@@ -3,7 +3,6 @@
 // to, and its printed curl lines search the sample.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
-  listeningServer,
   migratedDataDir,
   removeTempDirs,
   runCli,
@@ -104,16 +103,33 @@ describe.runIf(ON_EMBEDDED)('npm start on a new database: the sample catalog', (
   it(
     'leaves the demo tenant empty with --no-sample',
     async () => {
-      const { server } = await listeningServer(
+      const started = await startServer(
         await migratedDataDir(),
-        {
-          SAMPLE_CATALOG: 'true',
-        },
+        { SAMPLE_CATALOG: 'true', DEFAULT_TENANT: 'demo' },
         ['--no-sample'],
       );
-      await server.waitForLine((line) => line.trim().startsWith('TOKEN=$(curl'));
+      const { server, port } = started;
       expect(server.output()).not.toContain('sample catalog');
       expect(server.output()).toContain('/management/oauth/apps');
+      const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
+      const token = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      });
+      const { access_token } = (await token.json()) as { access_token: string };
+      const bearer = { authorization: `Bearer ${access_token}` };
+      for (const path of [
+        '/private/catalog/items?take=1',
+        '/management/company/stores?skip=0&take=1',
+      ]) {
+        const answer = await fetch(`http://127.0.0.1:${port}${path}`, { headers: bearer });
+        expect(answer.status, path).toBe(200);
+        expect(((await answer.json()) as { TotalCount: number }).TotalCount, path).toBe(0);
+      }
     },
     TIMEOUT,
   );

@@ -267,8 +267,9 @@ export async function listeningServer(
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
+  args: string[] = [],
 ): Promise<StartedServer> {
-  const { server, port } = await listeningServer(dataDir, env);
+  const { server, port } = await listeningServer(dataDir, env, args);
   const curlLine = (await server.waitForLine((l) => l.trim().startsWith('TOKEN=$(curl'))).trim();
   const field = (name: string) => {
     const line = server.lines.find((l) => l.trim().startsWith(`${name}:`));
