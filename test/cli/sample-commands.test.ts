@@ -8,6 +8,7 @@ import {
   runCli,
   startServer,
   stopChildren,
+  type StartedServer,
 } from '../support/processes.ts';
 
 afterEach(stopChildren);
@@ -17,6 +18,22 @@ afterAll(async () => {
 });
 
 const TIMEOUT = 180_000;
+
+/** The demo app's bearer header, from the credentials the start printed (DEFAULT_TENANT=demo). */
+async function demoBearer({ port, demo }: StartedServer): Promise<{ authorization: string }> {
+  const basic = Buffer.from(`${demo.appId}:${demo.secret}`).toString('base64');
+  const token = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${basic}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  expect(token.status).toBe(200);
+  const { access_token } = (await token.json()) as { access_token: string };
+  return { authorization: `Bearer ${access_token}` };
+}
 
 // The children run on the embedded database whatever the suite's engine (support/processes.ts):
 // on PostgreSQL and Citus this file would repeat the PGlite run exactly.
@@ -78,21 +95,9 @@ describe.runIf(ON_EMBEDDED)('npm start on a new database: the sample catalog', (
       expect(server.output()).toMatch(/The sample catalog is ready in [\d.]+ s: 200 items/);
 
       // DEFAULT_TENANT=demo: the loopback address is the demo tenant, for fetch too.
-      const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
-      const token = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      });
-      expect(token.status).toBe(200);
-      const { access_token } = (await token.json()) as { access_token: string };
+      const bearer = await demoBearer(started);
       const path = /\/private\/catalog\/items\/search\?q=lantern&take=3/.exec(search)![0];
-      const found = await fetch(`http://127.0.0.1:${port}${path}`, {
-        headers: { authorization: `Bearer ${access_token}` },
-      });
+      const found = await fetch(`http://127.0.0.1:${port}${path}`, { headers: bearer });
       const page = (await found.json()) as { TotalCount: number; Results: { Title: string }[] };
       expect(page.TotalCount).toBeGreaterThan(3);
       for (const item of page.Results) expect(item.Title.toLowerCase()).toContain('lantern');
@@ -111,17 +116,7 @@ describe.runIf(ON_EMBEDDED)('npm start on a new database: the sample catalog', (
       const { server, port } = started;
       expect(server.output()).not.toContain('sample catalog');
       expect(server.output()).toContain('/management/oauth/apps');
-      const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
-      const token = await fetch(`http://127.0.0.1:${port}/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      });
-      const { access_token } = (await token.json()) as { access_token: string };
-      const bearer = { authorization: `Bearer ${access_token}` };
+      const bearer = await demoBearer(started);
       for (const path of [
         '/private/catalog/items?take=1',
         '/management/company/stores?skip=0&take=1',
