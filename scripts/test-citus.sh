@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/citus-cluster.sh start
-bash scripts/citus-cluster.sh clean
-url=$(bash scripts/citus-cluster.sh createdb omni_test_citus | tail -n 1)
+# CITUS_CLEAN=0 keeps the databases other runs hold (two runs at once on one cluster).
+[ "${CITUS_CLEAN:-1}" = 0 ] || bash scripts/citus-cluster.sh clean
+url=$(bash scripts/citus-cluster.sh createdb "omni_test_citus_$$" | tail -n 1)
 # The OpenAPI fuzz compares every table's row count around each request; on Citus each count is a
 # query to every shard, which made that file take 400 s at 12 cases an operation. The PGlite and
 # PostgreSQL runs fuzz 12 cases an operation; here 4 (FUZZ_RUNS sets it), still every operation.
