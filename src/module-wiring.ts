@@ -2,6 +2,8 @@
 // the services that the server (app.ts), the CLI (main.ts) and the tests use.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
+import { commitMarkerPruneQueue } from './db/commit-marker-pruning.ts';
+import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { IdempotencyStore } from './http/idempotency-store.ts';
 import { publicUrls } from './http/public-urls.ts';
@@ -97,6 +99,7 @@ export function createServices(
     maintenanceIntervalSeconds: config.jobMaintenanceIntervalSeconds,
     crashLimit: config.jobCrashLimit,
     heartbeatSeconds: config.jobHeartbeatSeconds,
+    migrate: config.migrateOnStart,
   });
   const context: ModuleContext = {
     config,
@@ -246,4 +249,18 @@ export function createServices(
     events: events.services,
     logger,
   };
+}
+
+/**
+ * Gives the job queue every queue there is: each module's, and the shared layers' bookkeeping
+ * (stale Idempotency-Keys, and on a failover pair the commit markers). Once per services: before
+ * the server starts the queue, and for `omni migrate`, which makes their tables.
+ */
+export function defineQueues(services: Services): void {
+  for (const module of services.modules)
+    for (const queue of module.queues ?? []) services.jobs.define(queue);
+  services.jobs.define(idempotencyPruneQueue(services.idempotency, () => services.logger.current));
+  const { pruneCommitMarkers } = services.database;
+  if (pruneCommitMarkers)
+    services.jobs.define(commitMarkerPruneQueue(pruneCommitMarkers, () => services.logger.current));
 }

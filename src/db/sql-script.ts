@@ -8,20 +8,32 @@ import type { RawSql } from './database.ts';
 
 let parserLoaded: Promise<void> | undefined;
 
-/** The statements of a script, each as its text. */
-export async function scriptStatements(script: string): Promise<string[]> {
+/** A statement of a script: its text, and its parse tree (one key: the statement's kind). */
+export interface ScriptStatement {
+  text: string;
+  tree: Record<string, unknown>;
+}
+
+/** The statements of a script, each with its text and its parse tree. */
+export async function parsedStatements(script: string): Promise<ScriptStatement[]> {
   await (parserLoaded ??= loadModule());
   const { stmts } = parseSync(script) as {
-    stmts: { stmt_location?: number; stmt_len?: number }[];
+    stmts: { stmt: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[];
   };
   // Locations count bytes of the UTF-8 text, not characters.
   const bytes = Buffer.from(script, 'utf8');
-  return stmts.map(({ stmt_location: start = 0, stmt_len: length }) =>
-    bytes
+  return stmts.map(({ stmt, stmt_location: start = 0, stmt_len: length }) => ({
+    text: bytes
       .subarray(start, length === undefined ? undefined : start + length)
       .toString('utf8')
       .trim(),
-  );
+    tree: stmt,
+  }));
+}
+
+/** The statements of a script, each as its text. */
+export async function scriptStatements(script: string): Promise<string[]> {
+  return (await parsedStatements(script)).map((statement) => statement.text);
 }
 
 /** Runs the script: whole, or (`oneByOne`, on Citus) statement by statement. */
