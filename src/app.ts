@@ -17,8 +17,6 @@ import { hasSeveralHosts, normalizeRequestHost } from './http/host-name.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { registerLingeringClose } from './http/lingering-close.ts';
-import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
-import { commitMarkerPruneQueue } from './db/commit-marker-pruning.ts';
 import { requestSerializer, urlSerializer } from './http/log-redaction.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi, serversOf } from './http/openapi.ts';
@@ -31,7 +29,7 @@ import { registerVersioning } from './http/versioning.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { stdoutLogDestination } from './log-destination.ts';
 import type { AppModule } from './module.ts';
-import type { Services } from './module-wiring.ts';
+import { defineQueues, type Services } from './module-wiring.ts';
 
 /** The permission areas a module's routes belong to. */
 function permissionAreasOf(module: AppModule): string[] {
@@ -189,12 +187,7 @@ export async function buildApp(
   declarePermissionAreas(app, modules.flatMap(permissionAreasOf));
   for (const module of modules)
     if (module.routes) await app.register(inArea(module.permissions?.area ?? null, module.routes));
-  for (const module of modules)
-    for (const queue of module.queues ?? []) services.jobs.define(queue);
-  services.jobs.define(idempotencyPruneQueue(services.idempotency, () => services.logger.current));
-  const { pruneCommitMarkers } = services.database;
-  if (pruneCommitMarkers)
-    services.jobs.define(commitMarkerPruneQueue(pruneCommitMarkers, () => services.logger.current));
+  defineQueues(services);
 
   services.logger.current = app.log;
   await services.jobs.start(app.log);

@@ -25,7 +25,7 @@ import { openDatabase } from './db/database.ts';
 import { distributeExisting } from './db/distribute-existing.ts';
 import { awaitsDistribution } from './db/distribution.ts';
 import { publicUrls } from './http/public-urls.ts';
-import { createServices, type Services } from './module-wiring.ts';
+import { createServices, defineQueues, type Services } from './module-wiring.ts';
 import { analyticsCommands } from './modules/analytics/analytics-module.ts';
 import { catalogCommands } from './modules/catalog/catalog-module.ts';
 import { ensureConsoleBuilt } from './modules/console/console-module.ts';
@@ -34,7 +34,7 @@ import { membersCommands } from './modules/members/members-module.ts';
 import { oauthCommands } from './modules/oauth/oauth-module.ts';
 import { sampleCommands } from './modules/sample/sample-module.ts';
 import { tenantsCommands } from './modules/tenants/tenants-module.ts';
-import { migrateDatabase } from './migrate-database.ts';
+import { migrateDatabase, prepareDatabase, SchemaNotCurrentError } from './migrate-database.ts';
 import { serve } from './server.ts';
 
 /** The modules' commands, each given its module's services, in the order the usage lists them. */
@@ -64,7 +64,13 @@ const PROCESS_COMMANDS: UsageLines[] = [
       '                               or SAMPLE_CATALOG=false',
     ].join('\n'),
   },
-  { name: 'migrate', usage: '  migrate                      apply pending database migrations' },
+  {
+    name: 'migrate',
+    usage: [
+      '  migrate                      the release step: apply pending migrations and SQL code (a',
+      '                               start on PostgreSQL runs none: exit code 3 until it ran)',
+    ].join('\n'),
+  },
   {
     name: 'distribute',
     usage: [
@@ -110,12 +116,19 @@ function openCommandDatabase(config: Config) {
   });
 }
 
-/** The services of a command: the database opened and migrated, closed when the command ends. */
+/**
+ * The services of a command: the database opened and migrated (or its schema checked, where
+ * `omni migrate` is the release step), closed when the command ends.
+ */
 function servicesFor(config: Config): WithServices<Services> {
   return async (work) => {
     const database = await openCommandDatabase(config);
     try {
-      await migrateDatabase(database);
+      await prepareDatabase(
+        database,
+        { migrateOnStart: config.migrateOnStart, waitSeconds: 0 },
+        () => {},
+      );
       const services = createServices(config, database);
       const context: CommandContext = {
         config,
@@ -174,7 +187,9 @@ async function run(argv: string[]): Promise<void> {
     case 'migrate': {
       const database = await openCommandDatabase(config);
       try {
-        const versions = await migrateDatabase(database);
+        const services = createServices(config, database);
+        defineQueues(services);
+        const versions = await migrateDatabase(database, services);
         console.log(
           versions.length ? `Applied: ${versions.join(', ')}` : 'Migrations are up to date.',
         );
@@ -213,6 +228,9 @@ run(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof CommandLineError) process.exit(reportCommandLineError(error, USAGE));
   if (error instanceof UsageError) {
     console.error(error.message);
+  } else if (error instanceof SchemaNotCurrentError) {
+    console.error(error.message);
+    process.exit(SchemaNotCurrentError.EXIT_CODE);
   } else if (error instanceof ConfigError || error instanceof DataDirLockedError) {
     console.error(error.message);
   } else {

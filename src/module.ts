@@ -65,6 +65,12 @@ export interface AppModule<Services extends object = object> {
   hostResolvers?: HostResolver[];
   /** Runs once the server is built and the job queue has started (the logger is set). */
   start?(): Promise<void>;
+  /**
+   * The module's part of the release step (`omni migrate`, and a start that migrates), after the
+   * migrations: schema kept in step with time rather than with versions (analytics' monthly
+   * partitions), so that a start that does not migrate changes no schema.
+   */
+  release?(): Promise<void>;
   /** Runs when the server closes, before the database does. */
   stop?(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-// `serve`: open the database, migrate, make the demo tenant on a database without tenants (embedded
+// `serve`: open the database, migrate (embedded) or check that `omni migrate` ran, make the demo tenant on a database without tenants (embedded
 // or PostgreSQL), listen, and shut down gracefully (finish what is in flight, close the database;
 // a second signal exits).
 import type { FastifyInstance } from 'fastify';
@@ -7,7 +7,7 @@ import { createServices } from './module-wiring.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { awaitsDistribution } from './db/distribution.ts';
-import { migrateDatabase } from './migrate-database.ts';
+import { prepareDatabase } from './migrate-database.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { describeSample } from './modules/sample/sample-module.ts';
 import { TenantExistsError } from './modules/tenants/tenants-module.ts';
@@ -55,7 +55,11 @@ export async function serve(
     },
   });
   const services = createServices(config, database);
-  await migrateDatabase(database);
+  await prepareDatabase(
+    database,
+    { migrateOnStart: config.migrateOnStart, waitSeconds: config.schemaWaitSeconds },
+    (message) => console.error(message),
+  );
   // A first start makes the demo tenant, on PostgreSQL as on the embedded database; a deployment
   // that creates its tenants before it starts never gets one. Instances starting together on a
   // new database race for it: one makes it and prints its credentials, the others find it made.

@@ -24,6 +24,8 @@ describe('configuration defaults', () => {
       defaultTenant: undefined,
       dataDir: './data',
       databaseUrl: undefined,
+      migrateOnStart: true,
+      schemaWaitSeconds: 0,
       logLevel: 'info',
       tokenTtlSeconds: 3600,
       refreshTokenTtlSeconds: 86_400,
@@ -96,6 +98,7 @@ describe('configuration defaults', () => {
       PROVISIONING_DELAY_SECONDS: '5',
       PUBLIC_SCHEME: 'https',
       PUBLIC_PORT: '443',
+      SCHEMA_WAIT_SECONDS: '120',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -104,6 +107,8 @@ describe('configuration defaults', () => {
       defaultTenant: 'acme',
       dataDir: '/var/lib/omni',
       databaseUrl: 'postgresql://omni@db.internal:5432/omni',
+      migrateOnStart: false,
+      schemaWaitSeconds: 120,
       logLevel: 'warn',
       tokenTtlSeconds: 600,
       refreshTokenTtlSeconds: 3600,
@@ -112,6 +117,15 @@ describe('configuration defaults', () => {
       publicScheme: 'https',
       publicPort: 443,
     });
+  });
+
+  it('migrates on start on the embedded database, not on PostgreSQL unless MIGRATE_ON_START=true', () => {
+    const postgres = 'postgres://omni@127.0.0.1:5432/omni';
+    expect(loadConfig({ MIGRATE_ON_START: 'false' }).migrateOnStart).toBe(false);
+    expect(loadConfig({ DATABASE_URL: postgres }).migrateOnStart).toBe(false);
+    expect(loadConfig({ DATABASE_URL: postgres, MIGRATE_ON_START: 'true' }).migrateOnStart).toBe(
+      true,
+    );
   });
 
   it('derives the integration host from API_HOST and the public port from PORT', () => {
@@ -149,6 +163,9 @@ describe('configuration errors name the variable', () => {
     ['DATABASE_URL', 'mysql://root@localhost/omni'],
     ['DATABASE_URL', 'not a url'],
     ['LOG_LEVEL', 'verbose'],
+    ['MIGRATE_ON_START', 'yes'],
+    ['SCHEMA_WAIT_SECONDS', '-1'],
+    ['SCHEMA_WAIT_SECONDS', 'a minute'],
     ['TOKEN_TTL_SECONDS', 'abc'],
     ['TOKEN_TTL_SECONDS', '0'],
     ['TOKEN_TTL_SECONDS', '-60'],

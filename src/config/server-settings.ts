@@ -23,6 +23,13 @@ export interface ServerSettings {
   defaultTenant: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * Whether a start (and every command) applies pending migrations itself: yes on the embedded
+   * database, no on PostgreSQL and Citus, where `omni migrate` is the deploy's step.
+   */
+  migrateOnStart: boolean;
+  /** Without migrateOnStart: how long a start waits for `omni migrate` before it exits (0: not). */
+  schemaWaitSeconds: number;
   /** On a failover pair, the pg_auto_failover monitor asked before writing to a new node. */
   databaseMonitorUrl: string | undefined;
   /** On a failover pair, how long a commit whose answer was lost waits to learn its outcome. */
@@ -98,13 +105,17 @@ export function serverSettings(env: Env): ServerSettings {
       defaultTenant,
     );
   }
+  const databaseUrl = postgresUrl(env, 'DATABASE_URL');
   return {
     port,
     host: read(env, 'HOST') ?? '0.0.0.0',
     apiHost: hostName(env, 'API_HOST', 'localhost'),
     defaultTenant,
     dataDir: read(env, 'DATA_DIR') ?? './data',
-    databaseUrl: postgresUrl(env, 'DATABASE_URL'),
+    databaseUrl,
+    migrateOnStart:
+      oneOf(env, 'MIGRATE_ON_START', ['true', 'false'], databaseUrl ? 'false' : 'true') === 'true',
+    schemaWaitSeconds: integer(env, 'SCHEMA_WAIT_SECONDS', 0, 0, 86_400),
     databaseMonitorUrl: postgresUrl(env, 'DATABASE_MONITOR_URL'),
     commitOutcomeWaitSeconds: integer(env, 'DATABASE_COMMIT_OUTCOME_WAIT_SECONDS', 20, 0, 300),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

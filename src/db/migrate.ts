@@ -7,7 +7,7 @@
 // once.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatabaseHandle } from './database.ts';
+import type { DatabaseHandle, RawSql } from './database.ts';
 import { distributeNewTables, hasCitus, useCitusDdlSettings } from './distribution.ts';
 import { runScript } from './sql-script.ts';
 import { REPLACED_MIGRATIONS } from './replaced-migrations.ts';
@@ -131,11 +131,21 @@ function replacementsOf(done: ReadonlySet<string>): string[] {
     .flatMap(([, versions]) => versions.filter((version) => !done.has(version)));
 }
 
-/** True when every checked-in migration has been applied (readiness). */
-export async function migrationsApplied(database: DatabaseHandle): Promise<boolean> {
+/** The checked-in migrations this database has not applied, in order (all on a new database). */
+export async function pendingMigrations(database: RawSql): Promise<string[]> {
   const expected = await bundledMigrations();
-  const rows = await database.query<{ version: string }>('select version from schema_migrations');
+  const [table] = await database.query<{ found: boolean }>(
+    "select to_regclass('schema_migrations') is not null as found",
+  );
+  const rows = table?.found
+    ? await database.query<{ version: string }>('select version from schema_migrations')
+    : [];
   const done = new Set(rows.map((r) => r.version));
   for (const version of replacementsOf(done)) done.add(version);
-  return expected.every((m) => done.has(m.version));
+  return expected.filter((m) => !done.has(m.version)).map((m) => m.version);
+}
+
+/** True when every checked-in migration has been applied (readiness). */
+export async function migrationsApplied(database: DatabaseHandle): Promise<boolean> {
+  return (await pendingMigrations(database)).length === 0;
 }

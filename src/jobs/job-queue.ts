@@ -38,6 +38,11 @@ export interface QueueDefinition<Data extends object> {
 }
 
 export interface JobQueueOptions extends JobRunsOptions {
+  /**
+   * Whether start() brings pg-boss's tables to its version itself (a start that migrates); else
+   * install() did, in `omni migrate`, and start() refuses tables of another version.
+   */
+  migrate: boolean;
   /** How often an idle worker looks for jobs, and how often expired jobs are detected. */
   pollingIntervalSeconds: number;
   maintenanceIntervalSeconds: number;
@@ -75,24 +80,11 @@ export class JobQueue {
         'a job ended while the database was unreachable; it stays active and runs again after it expires',
       ),
     );
-    const common = {
-      schema: JOB_SCHEMA,
-      migrate: true,
+    const boss = this.newBoss({
+      migrate: this.options.migrate,
       schedule: this.queues.some((q) => q.cron !== undefined),
       supervise: true,
-      maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds,
-    };
-    // pg-boss opens its own pool from one host's URL; with several hosts (a failover pair) it
-    // goes through the server's pool instead, which follows the primary.
-    const ownPool = this.database.engine === 'postgres' && !severalHostsOf(this.database.url ?? '');
-    const boss = ownPool
-      ? new PgBoss({
-          ...common,
-          connectionString: this.database.url,
-          max: 4,
-          application_name: 'omni-jobs',
-        })
-      : new PgBoss({ ...common, db: bossDb(this.database) });
+    });
     boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
     await boss.start();
     await this.createQueues(boss);
@@ -104,6 +96,44 @@ export class JobQueue {
       for (let worker = 0; worker < queue.concurrency; worker++) await this.work(boss, queue);
     }
     this.boss = boss;
+  }
+
+  /**
+   * The release step's part (`omni migrate`): pg-boss's tables brought to its version and every
+   * queue's table made, so that a start that does not migrate finds them and changes no schema.
+   */
+  async install(): Promise<void> {
+    // With its scheduler, as start() runs it: pg-boss makes the scheduler's own queue then.
+    const boss = this.newBoss({
+      migrate: true,
+      schedule: this.queues.some((q) => q.cron !== undefined),
+      supervise: false,
+    });
+    await boss.start();
+    try {
+      await this.createQueues(boss);
+    } finally {
+      await boss.stop({ graceful: false, wait: true, close: true });
+    }
+  }
+
+  private newBoss(options: { migrate: boolean; schedule: boolean; supervise: boolean }): PgBoss {
+    const common = {
+      ...options,
+      schema: JOB_SCHEMA,
+      maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds,
+    };
+    // pg-boss opens its own pool from one host's URL; with several hosts (a failover pair) it
+    // goes through the server's pool instead, which follows the primary.
+    const ownPool = this.database.engine === 'postgres' && !severalHostsOf(this.database.url ?? '');
+    return ownPool
+      ? new PgBoss({
+          ...common,
+          connectionString: this.database.url,
+          max: 4,
+          application_name: 'omni-jobs',
+        })
+      : new PgBoss({ ...common, db: bossDb(this.database) });
   }
 
   private async work(boss: PgBoss, queue: QueueDefinition<object>): Promise<void> {

@@ -27,6 +27,7 @@ describe.skipIf(!onPostgres)('a cron queue declared by two instances', () => {
         maintenanceIntervalSeconds: 30,
         crashLimit: 3,
         heartbeatSeconds: 15,
+        migrate: true,
       });
       queue.define({
         name: 'test.every-minute',

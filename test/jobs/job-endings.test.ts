@@ -56,6 +56,7 @@ describe.skipIf(!onPglite)('a job that ends while the database is unreachable', 
       maintenanceIntervalSeconds: 60,
       crashLimit: 3,
       heartbeatSeconds: 2,
+      migrate: true,
     });
     queue.define<{ name: string }>({
       name: 'test.endings',

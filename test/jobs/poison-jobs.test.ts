@@ -104,6 +104,7 @@ describe('a run cut short by a graceful stop', () => {
       maintenanceIntervalSeconds: 30,
       crashLimit: 3,
       heartbeatSeconds: 60,
+      migrate: true,
     });
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));

@@ -18,6 +18,8 @@ const MAIN = path.join(PROJECT_ROOT, 'src/main.ts');
 /** Variables of the server's configuration: a child sees only those a test gives it. */
 const CONFIG_VARIABLES = [
   'PORT',
+  'MIGRATE_ON_START',
+  'SCHEMA_WAIT_SECONDS',
   'HOST',
   'API_HOST',
   'DEFAULT_TENANT',

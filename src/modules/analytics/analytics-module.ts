@@ -78,9 +78,13 @@ export function createAnalyticsModule(
         },
       },
     ],
-    async start() {
-      // The current month and the next three exist from the first start on.
+    // The current month and the next three exist from the release step on (or the first start,
+    // where a start migrates); the daily job makes each next month's ahead of time.
+    async release() {
       await services.ensurePartitions();
+    },
+    async start() {
+      if (context.config.migrateOnStart) await services.ensurePartitions();
     },
   };
 }
