@@ -144,6 +144,8 @@ export function serverEnv(
     DATABASE_URL: databaseUrl ?? '',
     // A bench measures its own data: a first start's sample catalog would seed beside it.
     SAMPLE_CATALOG: 'false',
+    // A bench's database is its own: its server brings it to its version (on PostgreSQL too).
+    MIGRATE_ON_START: 'true',
     ...extra,
   };
 }
