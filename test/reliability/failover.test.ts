@@ -13,6 +13,12 @@
 // Runs where the pair is up (`bash scripts/ha-cluster.sh start`; .ci/run starts it) and only
 // in the suite's run on the embedded database: the pair is its own database, whatever engine
 // the rest of the run uses. With CI set, a pair that does not answer fails the file.
+//
+// Each run prints its figures as one line of JSON, `FAILOVER_RESULT {...}`, before its checks
+// (so a failing run is measured too). FAILOVER_RUNS=N (default 1) runs each case N times on one
+// server, a kill and a switchover in turn; `-t killed` or `-t switchover` runs one case only;
+// FAILOVER_LOAD=2 doubles the writers (ten instead of five):
+//   FAILOVER_RUNS=20 npm run test:failover -- -t switchover | grep -o 'FAILOVER_RESULT .*'
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -41,21 +47,29 @@ const pairAnswers = await ha('primary').then(
 if (!pairAnswers && process.env.CI && !process.env.TEST_DATABASE_URL)
   throw new Error('CI is set and the failover pair does not answer (.ci/run starts it)');
 
-/** Writers of each kind, each with one request in flight. */
-const CREATORS = 2;
-const UPDATERS = 2;
-const BATCHERS = 1;
+/**
+ * Writers of each kind, each with one request in flight: five, or five times FAILOVER_LOAD
+ * (FAILOVER_LOAD=2: ten connections of mixed writes).
+ */
+const LOAD = Math.max(1, Math.floor(Number(process.env.FAILOVER_LOAD ?? 1)) || 1);
+const CREATORS = 2 * LOAD;
+const UPDATERS = 2 * LOAD;
+const BATCHERS = 1 * LOAD;
 /** Analytics records per batch, all with the batch's number as their ItemId. */
 const BATCH = 25;
 /** Records of the import that runs through the disruption. */
 const IMPORT_RECORDS = 20_000;
 const LOAD_BEFORE_MS = 2_000;
 const LOAD_AFTER_MS = 3_000;
+/** How many times each case runs (FAILOVER_RUNS), in turn: kill, switchover, kill, … */
+const RUNS = Math.max(1, Number(process.env.FAILOVER_RUNS ?? 1) || 1);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What the writers were told: each kind's acknowledged writes, and every answer's status. */
 interface Tally {
+  /** The run's Idempotency-Keys (and created items' SKUs) start with it. */
+  keyPrefix: string;
   /** Every 2xx: when its request was sent and when the answer came. */
   writes: { sentAt: number; answeredAt: number }[];
   /** Item creates: the key (also the SKU) and the Id answered. */
@@ -97,6 +111,8 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       const receiverPort = await receiver.start();
       started = await startServer(await tempDir('omni-failover-'), {
         DATABASE_URL: url,
+        // The test's database is new: the start applies the migrations.
+        MIGRATE_ON_START: 'true',
         // Writes go only to the node the monitor makes primary (src/db/failover-monitor.ts).
         DATABASE_MONITOR_URL: await ha('monitor-uri'),
         WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiverPort}`,
@@ -109,18 +125,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         JOB_POLLING_INTERVAL_SECONDS: '1',
       });
       host = `demo.localhost:${started.port}`;
-      const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
-      const answer = await httpCall(started.port, {
-        method: 'POST',
-        path: '/oauth/token',
-        host,
-        headers: {
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      });
-      token = (JSON.parse(answer.text) as { access_token: string }).access_token;
+      await signIn();
       const subscription = await call('POST', '/management/webhooks', {
         body: JSON.stringify({
           Url: `http://127.0.0.1:${receiverPort}/hook`,
@@ -139,6 +144,22 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       await ha('heal');
       await ha('dropdb', database);
     }, 300_000);
+
+    /** A new access token for the demo app (again at each run: FAILOVER_RUNS outlasts one). */
+    async function signIn(): Promise<void> {
+      const basic = Buffer.from(`${started.demo.appId}:${started.demo.secret}`).toString('base64');
+      const answer = await httpCall(started.port, {
+        method: 'POST',
+        path: '/oauth/token',
+        host,
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      });
+      token = (JSON.parse(answer.text) as { access_token: string }).access_token;
+    }
 
     function call(
       method: string,
@@ -174,7 +195,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       tally: Tally,
       send: (key: string) => Promise<HttpAnswer>,
     ): Promise<{ key: string; answer: HttpAnswer } | undefined> {
-      const key = `fo-${randomUUID()}`;
+      const key = `${tally.keyPrefix}${randomUUID()}`;
       const giveUpAt = Date.now() + 150_000;
       for (;;) {
         if (Date.now() > giveUpAt) {
@@ -308,12 +329,16 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
     /**
      * Runs the writers and an import, does `disrupt` after LOAD_BEFORE_MS, and writes on until
      * LOAD_AFTER_MS after the first write that succeeds after it; then waits for the import, and
-     * for the pair to `settle`.
+     * for the pair to `settle`. The outage is timed from the disruption: the end of its command
+     * for a kill (the SIGKILL is its last step), the start for a switchover (`pg_autoctl perform
+     * switchover` asks for it at once, then waits until the old primary has rejoined as the
+     * secondary, long after writes are back).
      */
     async function underLoad(
       name: string,
       disrupt: () => Promise<unknown>,
       settle: () => Promise<unknown>,
+      disruptedWhen: 'command ends' | 'command starts',
     ) {
       // What the server said is what tells why a run went wrong.
       onTestFailed(async () => {
@@ -326,6 +351,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
           );
       });
       const tally: Tally = {
+        keyPrefix: `fo-${name}-`,
         writes: [],
         created: [],
         updated: new Map(),
@@ -334,6 +360,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         statuses: new Map(),
         wrong: [],
       };
+      if (RUNS > 1) await signIn();
       const firstLine = started.server.lines.length;
       const importPrefix = `imp-${name}`;
       const importId = await startImport(importPrefix);
@@ -348,13 +375,16 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       const readiness = pollReadiness(stop);
       await sleep(LOAD_BEFORE_MS);
       const importAtDisruption = await importUntil(importId, () => true);
-      const startedAt = Date.now();
+      const commandAt = Date.now();
       await disrupt();
-      const disruptedAt = Date.now();
-      // Writes back: a 2xx to a request sent after the disruption, and after the last 503.
+      const commandEndedAt = Date.now();
+      const startedAt = disruptedWhen === 'command ends' ? commandEndedAt : commandAt;
+      // Writes back: a 2xx to a request sent after the last 503 of the disruption (or, when none
+      // came, after its command ended).
       const back = () => {
-        const lastUnavailable = Math.max(disruptedAt, ...tally.unavailableAt);
-        return tally.writes.find((write) => write.sentAt >= lastUnavailable);
+        const unavailable = tally.unavailableAt.filter((at) => at >= startedAt);
+        const after = unavailable.length > 0 ? Math.max(...unavailable) : commandEndedAt;
+        return tally.writes.find((write) => write.sentAt >= after);
       };
       const deadline = Date.now() + 120_000;
       while (Date.now() < deadline && !back()) await sleep(50);
@@ -363,6 +393,12 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       const ready = await readiness;
       const firstUnavailable = tally.unavailableAt.find((at) => at >= startedAt);
       const backAt = back()?.answeredAt;
+      // The figure as this test timed it before: from the command's start to the first
+      // 2xx sent after both the command's end and the last 503, which for a switchover is the
+      // command's own wait for the old primary to rejoin.
+      const untilCommandEnded = tally.writes.find(
+        (write) => write.sentAt >= Math.max(commandEndedAt, ...tally.unavailableAt),
+      )?.answeredAt;
       const importDone = await importUntil(
         importId,
         (job) => job.State !== 'Running' && job.State !== 'Queued',
@@ -378,9 +414,31 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         const { status } = JSON.parse(line) as { status: string };
         lostAnswers.set(status, (lostAnswers.get(status) ?? 0) + 1);
       }
+      const unavailable = tally.unavailableAt.filter((at) => at >= startedAt);
       return {
         tally,
         lostAnswers,
+        /** When the disruption began (epoch ms), and how long its command took. */
+        startedAt,
+        disruptMs: commandEndedAt - commandAt,
+        /** Writes back as timed before, from the command's start (see above). */
+        backAfterCommandMs:
+          untilCommandEnded === undefined ? undefined : untilCommandEnded - commandAt,
+        /** Writes acknowledged after writes came back and before the command ended. */
+        acknowledgedBeforeCommandEnded: tally.writes.filter(
+          (write) =>
+            backAt !== undefined && write.answeredAt >= backAt && write.answeredAt < commandEndedAt,
+        ).length,
+        /** The last 503 of the disruption, from its start. */
+        lastUnavailableMs:
+          unavailable.length > 0 ? Math.max(...unavailable) - startedAt : undefined,
+        /** The longest wait of an acknowledged write for its answer, from the disruption on. */
+        longestWriteMs: Math.max(
+          0,
+          ...tally.writes
+            .filter((write) => write.answeredAt >= startedAt)
+            .map((write) => write.answeredAt - write.sentAt),
+        ),
         /** /health/ready's answers, in order, the same answer once however many times in a row. */
         ready,
         /** From the start of the disruption to the first write that succeeds after it. */
@@ -396,7 +454,10 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
     }
     type LoadResult = Awaited<ReturnType<typeof underLoad>>;
 
-    /** Runs `query` on the pair's primary, in the test's database. */
+    /**
+     * Runs `query` on the pair's primary, in the test's database. Ids are compared as numbers:
+     * node-postgres answers a bigint column as a string.
+     */
     async function onPrimary<R extends pg.QueryResultRow>(
       query: string,
       values: unknown[] = [],
@@ -415,12 +476,88 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       }
     }
 
+    /**
+     * The run's figures as one line of JSON (`FAILOVER_RESULT {...}`), read from the pair's
+     * primary once it has settled, before the checks: what was lost, stored twice, or answered
+     * other than 2xx and 503 with Retry-After, and the times.
+     */
+    async function measure(kind: string, run: number, result: LoadResult, primaryBefore: string) {
+      const { tally } = result;
+      const rows = await onPrimary<{ sku: string; ids: number[] }>(
+        `select sku, array_agg(id order by id) as ids from items where sku like $1 group by sku`,
+        [`${tally.keyPrefix}%`],
+      );
+      const stored = new Map(rows.map((row) => [row.sku, row.ids.map(Number)]));
+      const titles = new Map(
+        (
+          await onPrimary<{ id: number; title: string }>(
+            'select id, title from items where id = any($1)',
+            [[...tally.updated.keys()]],
+          )
+        ).map((row) => [Number(row.id), row.title]),
+      );
+      const records = new Map(
+        (
+          await onPrimary<{ item_id: number; records: number }>(
+            'select item_id, count(*)::int as records from analytics_logs where item_id = any($1) group by item_id',
+            [tally.batches],
+          )
+        ).map((row) => [Number(row.item_id), row.records]),
+      );
+      const count = (status: (status: number) => boolean) =>
+        [...tally.statuses].filter(([s]) => status(s)).reduce((sum, [, n]) => sum + n, 0);
+      const figures = {
+        case: kind,
+        run,
+        writers: CREATORS + UPDATERS + BATCHERS,
+        at: new Date(result.startedAt).toISOString(),
+        primaryBefore,
+        primaryAfter: await ha('primary').catch((error: Error) => error.message),
+        writesBackMs: result.backAfterMs,
+        unavailableMs: result.unavailableMs,
+        disruptMs: result.disruptMs,
+        backAfterCommandMs: result.backAfterCommandMs,
+        acknowledgedBeforeCommandEnded: result.acknowledgedBeforeCommandEnded,
+        lastUnavailableMs: result.lastUnavailableMs,
+        longestWriteMs: result.longestWriteMs,
+        acknowledged: {
+          creates: tally.created.length,
+          updates: [...tally.updated.values()].reduce((sum, t) => sum + t.length, 0),
+          batches: tally.batches.length,
+        },
+        lost: {
+          creates: tally.created.filter((write) => !stored.has(write.key)).length,
+          updates: [...tally.updated].filter(
+            ([id, acknowledged]) =>
+              acknowledged.length > 0 && titles.get(Number(id)) !== acknowledged.at(-1),
+          ).length,
+          batches: tally.batches.filter((batch) => (records.get(batch) ?? 0) < BATCH).length,
+        },
+        twice: {
+          creates: rows.filter((row) => row.ids.length > 1).length,
+          batches: tally.batches.filter((batch) => (records.get(batch) ?? 0) > BATCH).length,
+        },
+        otherId: tally.created.filter((write) => stored.get(write.key)?.[0] !== Number(write.id))
+          .length,
+        storedCreates: rows.length,
+        answers: Object.fromEntries(tally.statuses),
+        notTwoxxOr503: count((s) => (s < 200 || s >= 300) && s !== 503),
+        wrong: tally.wrong.slice(0, 5),
+        lostAnswers: Object.fromEntries(result.lostAnswers),
+        ready: result.ready,
+        importAtCut: result.importAtDisruption.RowsRead,
+        importEnd: `${result.importDone.State} ${result.importDone.RowsWritten}`,
+      };
+      console.log(`FAILOVER_RESULT ${JSON.stringify(figures)}`);
+    }
+
     /** Each acknowledged item create is stored once, with the id it was answered with. */
     async function checkCreates(tally: Tally) {
       const rows = await onPrimary<{ sku: string; ids: number[] }>(
-        `select sku, array_agg(id order by id) as ids from items where sku like 'fo-%' group by sku`,
+        `select sku, array_agg(id order by id) as ids from items where sku like $1 group by sku`,
+        [`${tally.keyPrefix}%`],
       );
-      const stored = new Map(rows.map((row) => [row.sku, row.ids]));
+      const stored = new Map(rows.map((row) => [row.sku, row.ids.map(Number)]));
       expect(
         tally.created.filter((write) => !stored.has(write.key)),
         'lost',
@@ -430,7 +567,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         'stored twice',
       ).toEqual([]);
       expect(
-        tally.created.filter((write) => stored.get(write.key)?.[0] !== write.id),
+        tally.created.filter((write) => stored.get(write.key)?.[0] !== Number(write.id)),
         'stored under another id',
       ).toEqual([]);
       return rows.length;
@@ -442,10 +579,10 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         'select id, title from items where id = any($1)',
         [[...tally.updated.keys()]],
       );
-      const titles = new Map(rows.map((row) => [row.id, row.title]));
+      const titles = new Map(rows.map((row) => [Number(row.id), row.title]));
       for (const [id, acknowledged] of tally.updated) {
         expect(acknowledged.length, `updates of item ${id}`).toBeGreaterThan(0);
-        expect(titles.get(id), `item ${id}`).toBe(acknowledged.at(-1));
+        expect(titles.get(Number(id)), `item ${id}`).toBe(acknowledged.at(-1));
       }
     }
 
@@ -455,7 +592,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         'select item_id, count(*)::int as records from analytics_logs where item_id = any($1) group by item_id',
         [tally.batches],
       );
-      const records = new Map(rows.map((row) => [row.item_id, row.records]));
+      const records = new Map(rows.map((row) => [Number(row.item_id), row.records]));
       const wrong = tally.batches
         .map((batch) => ({ batch, records: records.get(batch) ?? 0 }))
         .filter((batch) => batch.records !== BATCH);
@@ -557,58 +694,67 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       );
     };
 
-    it('loses no acknowledged write and does none twice when the primary is killed', async () => {
-      const before = await ha('primary');
-      // The killed node stays down: settled once one node only takes writes.
-      const result = await underLoad(
-        'kill',
-        () => ha('kill-primary'),
-        () => ha('primary'),
-      );
-      expect(await ha('primary')).not.toBe(before);
-      expect(result.tally.wrong).toEqual([]);
-      expect(result.backAfterMs).toBeDefined();
-      expect(result.tally.created.length).toBeGreaterThan(CREATORS);
-      // Readiness said the instance should get no traffic while no primary answered, then ready.
-      expect(result.ready).toEqual([200, 503, 200]);
-      // The import was running when the primary died, and went on to its end.
-      expect(result.importAtDisruption.State).toBe('Running');
-      expect(result.importAtDisruption.RowsRead).toBeLessThan(IMPORT_RECORDS);
-      expect(await checkCreates(result.tally)).toBe(result.tally.created.length);
-      await checkUpdates(result.tally);
-      await checkBatches(result.tally);
-      await checkImport(result);
-      report(
-        'primary killed (SIGKILL of its PostgreSQL and keeper)',
-        result,
-        await checkDeliveries(result.tally),
-      );
+    for (let run = 1; run <= RUNS; run++) {
+      const ofRuns = RUNS > 1 ? ` (run ${run} of ${RUNS})` : '';
+      it(`loses no acknowledged write and does none twice when the primary is killed${ofRuns}`, async () => {
+        // The node killed by the run before rejoins first.
+        if (run > 1) await ha('heal');
+        const before = await ha('primary');
+        // The killed node stays down: settled once one node only takes writes.
+        const result = await underLoad(
+          `kill-${run}`,
+          () => ha('kill-primary'),
+          () => ha('primary'),
+          'command ends',
+        );
+        await measure('kill', run, result, before);
+        expect(await ha('primary')).not.toBe(before);
+        expect(result.tally.wrong).toEqual([]);
+        expect(result.backAfterMs).toBeDefined();
+        expect(result.tally.created.length).toBeGreaterThan(CREATORS);
+        // Readiness said the instance should get no traffic while no primary answered, then ready.
+        expect(result.ready).toEqual([200, 503, 200]);
+        // The import was running when the primary died, and went on to its end.
+        expect(result.importAtDisruption.State).toBe('Running');
+        expect(result.importAtDisruption.RowsRead).toBeLessThan(IMPORT_RECORDS);
+        expect(await checkCreates(result.tally)).toBe(result.tally.created.length);
+        await checkUpdates(result.tally);
+        await checkBatches(result.tally);
+        await checkImport(result);
+        report(
+          'primary killed (SIGKILL of its PostgreSQL and keeper)',
+          result,
+          await checkDeliveries(result.tally),
+        );
 
-      // A client that sends an acknowledged write again with its key gets the first answer.
-      const first = result.tally.created[0]!;
-      const again = await createItem(first.key);
-      expect(again.status).toBe(201);
-      expect(again.headers['idempotent-replayed']).toBe('true');
-      expect((JSON.parse(again.text) as { Id: number }).Id).toBe(first.id);
-    }, 600_000);
+        // A client that sends an acknowledged write again with its key gets the first answer.
+        const first = result.tally.created[0]!;
+        const again = await createItem(first.key);
+        expect(again.status).toBe(201);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect((JSON.parse(again.text) as { Id: number }).Id).toBe(first.id);
+      }, 600_000);
 
-    it('loses no acknowledged write and does none twice through a planned switchover', async () => {
-      await ha('heal');
-      const before = await ha('primary');
-      const result = await underLoad(
-        'switchover',
-        () => ha('switchover'),
-        () => ha('settle'),
-      );
-      expect(await ha('primary')).not.toBe(before);
-      expect(result.tally.wrong).toEqual([]);
-      expect(result.backAfterMs).toBeDefined();
-      expect(result.importAtDisruption.State).toBe('Running');
-      await checkCreates(result.tally);
-      await checkUpdates(result.tally);
-      await checkBatches(result.tally);
-      await checkImport(result);
-      report('planned switchover', result, await checkDeliveries(result.tally));
-    }, 600_000);
+      it(`loses no acknowledged write and does none twice through a planned switchover${ofRuns}`, async () => {
+        await ha('heal');
+        const before = await ha('primary');
+        const result = await underLoad(
+          `switchover-${run}`,
+          () => ha('switchover'),
+          () => ha('settle'),
+          'command starts',
+        );
+        await measure('switchover', run, result, before);
+        expect(await ha('primary')).not.toBe(before);
+        expect(result.tally.wrong).toEqual([]);
+        expect(result.backAfterMs).toBeDefined();
+        expect(result.importAtDisruption.State).toBe('Running');
+        await checkCreates(result.tally);
+        await checkUpdates(result.tally);
+        await checkBatches(result.tally);
+        await checkImport(result);
+        report('planned switchover', result, await checkDeliveries(result.tally));
+      }, 600_000);
+    }
   },
 );
