@@ -19,6 +19,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
 import { createServices } from '../src/module-wiring.ts';
+import { clientToken } from './in-process-tenant.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('BENCH_DATABASE_URL is required (PostgreSQL or a Citus coordinator)');
@@ -50,22 +51,7 @@ const tenants = await Promise.all(
   Array.from({ length: TENANTS }, async (_, n) => {
     const { tenant, bootstrapApp } = await services.tenants.create(`pause${stamp}-${n}`);
     const host = `${tenant.name}.localhost`;
-    const basic = Buffer.from(
-      `${bootstrapApp.ApplicationId}:${bootstrapApp.ApplicationSecret}`,
-    ).toString('base64');
-    const token = (
-      await app.inject({
-        method: 'POST',
-        url: '/oauth/token',
-        headers: {
-          host,
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        payload: 'grant_type=client_credentials',
-      })
-    ).json<{ access_token: string }>().access_token;
-    return { host, token };
+    return { host, token: await clientToken(app, host, bootstrapApp) };
   }),
 );
 

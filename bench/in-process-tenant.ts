@@ -19,6 +19,29 @@ export interface InProcessTenant {
   token: (scope?: string) => Promise<string>;
 }
 
+/** A client-credentials token of `client` on the tenant at `host` (all its scopes, or `scope`). */
+export async function clientToken(
+  app: FastifyInstance,
+  host: string,
+  client: { ApplicationId: string; ApplicationSecret: string | null },
+  scope?: string,
+): Promise<string> {
+  const basic = Buffer.from(`${client.ApplicationId}:${client.ApplicationSecret ?? ''}`).toString(
+    'base64',
+  );
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: {
+      host,
+      authorization: `Basic ${basic}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: `grant_type=client_credentials${scope ? `&scope=${scope}` : ''}`,
+  });
+  return answer.json<{ access_token: string }>().access_token;
+}
+
 /** Runs `work` with the tenant `<prefix><n>`, then closes the database and removes its folder. */
 export async function withInProcessTenant<T>(
   prefix: string,
@@ -34,22 +57,7 @@ export async function withInProcessTenant<T>(
     const { tenant, bootstrapApp } = await services.tenants.create(host.split('.')[0]!);
     const app = await buildApp(services);
     await app.ready();
-    const basic = Buffer.from(
-      `${bootstrapApp.ApplicationId}:${bootstrapApp.ApplicationSecret}`,
-    ).toString('base64');
-    const token = async (scope?: string) =>
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/oauth/token',
-          headers: {
-            host,
-            authorization: `Basic ${basic}`,
-            'content-type': 'application/x-www-form-urlencoded',
-          },
-          payload: `grant_type=client_credentials${scope ? `&scope=${scope}` : ''}`,
-        })
-      ).json<{ access_token: string }>().access_token;
+    const token = (scope?: string) => clientToken(app, host, bootstrapApp, scope);
     return await work({ app, database, host, tenantId: tenant.id, token });
   } finally {
     await database.close();
