@@ -938,6 +938,23 @@ begin
   return true;
 end $function$
 ;
+CREATE OR REPLACE FUNCTION public.define_trigger(p_table text, p_name text, p_ddl text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_made_from text := 'md5:' || md5(p_ddl);
+begin
+  if exists (select 1 from pg_trigger t
+              where t.tgrelid = to_regclass(p_table) and t.tgname = p_name
+                and obj_description(t.oid, 'pg_trigger') = v_made_from) then
+    return false;
+  end if;
+  execute p_ddl;
+  execute format('comment on trigger %I on %s is %L', p_name, p_table, v_made_from);
+  return true;
+end $function$
+;
 CREATE OR REPLACE FUNCTION public.endpoint_data(p_service_name text, p_status smallint, p_tier smallint, p_admin_mail text, p_created_at timestamp with time zone)
  RETURNS text
  LANGUAGE sql
@@ -1765,12 +1782,15 @@ CREATE OR REPLACE FUNCTION public.record_events_triggers(p_table text, p_functio
  LANGUAGE plpgsql
 AS $function$
 begin
-  execute format('create or replace trigger %I after insert on %I referencing new table as changed
-                  for each statement execute function %I()', p_table || '_events_inserted', p_table, p_function);
-  execute format('create or replace trigger %I after update on %I referencing new table as changed
-                  for each statement execute function %I()', p_table || '_events_updated', p_table, p_function);
-  execute format('create or replace trigger %I after delete on %I referencing old table as changed
-                  for each statement execute function %I()', p_table || '_events_deleted', p_table, p_function);
+  perform define_trigger(p_table, p_table || '_events_inserted', format(
+    'create or replace trigger %I after insert on %I referencing new table as changed
+     for each statement execute function %I()', p_table || '_events_inserted', p_table, p_function));
+  perform define_trigger(p_table, p_table || '_events_updated', format(
+    'create or replace trigger %I after update on %I referencing new table as changed
+     for each statement execute function %I()', p_table || '_events_updated', p_table, p_function));
+  perform define_trigger(p_table, p_table || '_events_deleted', format(
+    'create or replace trigger %I after delete on %I referencing old table as changed
+     for each statement execute function %I()', p_table || '_events_deleted', p_table, p_function));
 end $function$
 ;
 CREATE OR REPLACE FUNCTION public.search_fold(t text)
