@@ -60,6 +60,18 @@ export class BinaryCopyWriter {
     return this;
   }
 
+  /** A bigint from a safe integer (any id). */
+  int8(value: number | null): this {
+    if (value === null) return this.null();
+    this.reserve(12);
+    const high = Math.floor(value / TWO_32);
+    this.buffer.writeInt32BE(8, this.offset);
+    this.buffer.writeInt32BE(high, this.offset + 4);
+    this.buffer.writeUInt32BE(value - high * TWO_32, this.offset + 8);
+    this.offset += 12;
+    return this;
+  }
+
   /** A timestamptz from epoch milliseconds. */
   timestamptz(epochMs: number): this {
     this.reserve(12);

@@ -70,6 +70,37 @@ export interface DatabaseHandle extends RawSql {
   close(): Promise<void>;
 }
 
+/**
+ * int8 read as PGlite reads it: a number when it is a safe integer (every id, count and position
+ * the API answers: ids are bigint, and JSON integers below 2^53 on the wire), a bigint
+ * beyond (a random transaction key). node-postgres reads it as a string by default; this way both
+ * engines give the same values, and a bigint id goes out as a JSON integer.
+ */
+function int8(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+}
+
+type Parser = (value: string) => unknown;
+/** pg's own parsers, by type OID (its typings take only the OIDs of its TypeId enum). */
+const builtinParser = pg.types.getTypeParser as (oid: number, format?: string) => Parser;
+const INT8 = 20;
+const INT8_ARRAY = 1016;
+
+/** The type parsers of every connection a handle opens: pg's own, int8 and int8[] as above. */
+export const PG_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: string): Parser => {
+    if (format !== 'binary' && oid === INT8) return int8;
+    if (format !== 'binary' && oid === INT8_ARRAY) {
+      const texts = builtinParser(INT8_ARRAY, 'text');
+      const parse = (entry: unknown): unknown =>
+        Array.isArray(entry) ? entry.map(parse) : typeof entry === 'string' ? int8(entry) : entry;
+      return (value) => parse(texts(value));
+    }
+    return builtinParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
 /** How many connections the asyncCommit pool of a PostgreSQL handle opens at most. */
 const ASYNC_COMMIT_POOL_SIZE = 4;
 
@@ -112,6 +143,7 @@ function connectionOf(options: pg.PoolOptions): pg.ClientConfig {
 function sameConnectionAs(pool: pg.Pool, url: string | undefined): pg.PoolConfig {
   const options = pool.options;
   return {
+    types: options.types ?? PG_TYPES,
     ...(options.Client === undefined || options.Client === pg.Client
       ? { connectionString: options.connectionString ?? url }
       : { ...connectionOf(options), Client: options.Client }),
@@ -129,6 +161,8 @@ const WRITING_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
 
 /** `outcomes`: on a failover pair, what settles a commit whose answer was lost (commit-outcomes.ts). */
 export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes): DatabaseHandle {
+  // Every handle reads int8 the same way, whoever made its pool (before its first connection).
+  pool.options.types ??= PG_TYPES;
   // Opened on first use, with the same connection settings as the main pool.
   let asyncPool: pg.Pool | undefined;
   let asyncCommit: RawSql | undefined;
@@ -310,6 +344,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
         ? { ...following.connection, Client: following.Client }
         : { connectionString: options.databaseUrl }),
       max: options.poolSize ?? 10,
+      types: PG_TYPES,
       // While the database is unreachable a request fails (503) instead of waiting forever.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       options: CONNECTION_OPTIONS,

@@ -18,8 +18,8 @@ const GLOBAL_TABLES = [
   'integration_service_names',
   // The secret that signs analytics continuation tokens, one for the platform (every instance).
   'analytics_secrets',
-  // Content-addressed blobs (sha256): one copy of equal bytes whichever tenants' assets hold them.
-  'storage_blobs',
+  // The blobs stored before blobs were kept by tenant (migration 0310), under their hash alone.
+  'storage_shared_blobs',
   // Durable jobs' runs and crash counts, keyed by queue and job (the key names the tenant).
   'job_runs',
   // The global tables that stay on a Citus coordinator instead of becoming reference tables.

@@ -2,8 +2,12 @@
 // v4 substitution of the API-user fields by PhysicalDeviceId/PhysicalDeviceDescription
 // (docs/api.md, "Analytics", lists it per counter).
 
+/**
+ * 'id': the id of one of this API's items, stores, categories or brands, 64-bit;
+ * 'int': any other integer, 32-bit as in v4.
+ */
 export type FieldType =
-  'int' | 'number' | 'bool' | 'string' | 'text' | 'uuid' | 'intArray' | 'profiles';
+  'id' | 'int' | 'number' | 'bool' | 'string' | 'text' | 'uuid' | 'intArray' | 'profiles';
 
 export interface FieldSpec {
   name: string;
@@ -33,7 +37,7 @@ const f = (name: string, type: FieldType = 'string', required = false): FieldSpe
   required ? { name, type, required } : { name, type };
 
 const device = [f('PhysicalDeviceId'), f('PhysicalDeviceDescription')];
-const storeIdName = [f('StoreId', 'int'), f('StoreName')];
+const storeIdName = [f('StoreId', 'id'), f('StoreName')];
 
 /**
  * The fields of a shopping-cart or wishlist item record: the reference lists the same fields for
@@ -45,11 +49,11 @@ const listItem = (list: 'ShoppingCart' | 'Wishlist', kind: 'Added' | 'Removed'):
   f(`${kind}${list}Name`),
   f('BluetoothId'),
   f(`${list}UniqueKey`, 'uuid'),
-  f('ItemId', 'int', true),
+  f('ItemId', 'id', true),
   f('ItemTitle'),
   f('Longitude', 'number'),
   f('Latitude', 'number'),
-  f(`${kind}StoreId`, 'int'),
+  f(`${kind}StoreId`, 'id'),
   f(`${kind}StoreName`),
   f(`${list}OwnerName`),
   f(`${list}OwnerUserName`),
@@ -58,8 +62,8 @@ const listItem = (list: 'ShoppingCart' | 'Wishlist', kind: 'Added' | 'Removed'):
   ...device,
   f(`${list}IsPublic`, 'bool'),
   f('CategoryName'),
-  f('CategoryId', 'int'),
-  f('BrandId', 'int'),
+  f('CategoryId', 'id'),
+  f('BrandId', 'id'),
   f('BrandName'),
   ...(list === 'ShoppingCart' && kind === 'Added' ? [f('Quantity', 'int')] : []),
 ];
@@ -98,7 +102,7 @@ const list: CounterSpec[] = [
       f('WishlistOwnerUserTypeId', 'int'),
       f('WishlistOwnerUserTypeDescription'),
       ...device,
-      f('StoredId', 'int'),
+      f('StoredId', 'id'),
       f('StoreName'),
       f('UniqueKey', 'uuid'),
     ],
@@ -117,7 +121,7 @@ const list: CounterSpec[] = [
       f('WishlistOwnerUserTypeDescription'),
       f('WishlistOwnerUserId', 'int'),
       ...device,
-      f('StoredId', 'int'),
+      f('StoredId', 'id'),
       f('StoreName'),
       f('WishlistUniqueKey', 'uuid'),
       f('Longitude', 'number'),
@@ -154,7 +158,7 @@ const list: CounterSpec[] = [
       f('OwnerUserTypeId', 'int'),
       f('OwnerUserTypeDescription'),
       ...device,
-      f('StoredId', 'int'),
+      f('StoredId', 'id'),
       f('StoreName'),
       f('UniqueKey', 'uuid'),
     ],
@@ -173,7 +177,7 @@ const list: CounterSpec[] = [
       f('ShoppingCartOwnerUserTypeDescription'),
       f('ShoppingCartOwnerUserId', 'int'),
       ...device,
-      f('StoredId', 'int'),
+      f('StoredId', 'id'),
       f('StoreName'),
       f('UniqueKey', 'uuid'),
       f('Longitude', 'number'),
@@ -202,12 +206,12 @@ const list: CounterSpec[] = [
     name: 'ItemView',
     ingested: true,
     fields: [
-      f('ItemId', 'int', true),
+      f('ItemId', 'id', true),
       f('ItemTitle'),
-      f('BrandId', 'int'),
-      f('CategoryId', 'int'),
+      f('BrandId', 'id'),
+      f('CategoryId', 'id'),
       f('ItemName'),
-      f('DefaultItemId', 'int'),
+      f('DefaultItemId', 'id'),
       f('Model'),
       ...device,
       ...storeIdName,
@@ -222,7 +226,7 @@ const list: CounterSpec[] = [
     fields: [
       f('TargetPlatform'),
       f('TargetPostId', 'int'),
-      f('RelatedItemId', 'int', true),
+      f('RelatedItemId', 'id', true),
       f('KnownPIIUserIds', 'intArray'),
       f('UnknownUserProfiles', 'profiles'),
       f('LikeCount', 'int'),
@@ -238,11 +242,11 @@ const list: CounterSpec[] = [
     ingested: true,
     fields: [
       f('SocialPostId', 'int'),
-      f('ItemId', 'int', true),
+      f('ItemId', 'id', true),
       f('ItemTitle'),
-      f('CategoryId', 'int'),
+      f('CategoryId', 'id'),
       f('CategoryName'),
-      f('BrandId', 'int'),
+      f('BrandId', 'id'),
       f('BrandName'),
       f('SocialPostContent', 'text'),
       f('PIIUsername'),
@@ -274,7 +278,7 @@ const list: CounterSpec[] = [
     ingested: true,
     fields: [
       f('TargetPostId', 'int'),
-      f('RelatedItemId', 'int'),
+      f('RelatedItemId', 'id'),
       f('Content', 'text'),
       f('TargetCommentId', 'int'),
       ...device,
@@ -299,13 +303,13 @@ const list: CounterSpec[] = [
     name: 'TrendingItem',
     ingested: false,
     fields: [
-      f('StoreId', 'int'),
-      f('ItemId', 'int'),
+      f('StoreId', 'id'),
+      f('ItemId', 'id'),
       f('ItemTitle'),
-      f('BrandId', 'int'),
-      f('CategoryId', 'int'),
+      f('BrandId', 'id'),
+      f('CategoryId', 'id'),
       f('ItemName'),
-      f('DefaultItemId', 'int'),
+      f('DefaultItemId', 'id'),
       f('Model'),
       f('TotalActionTypeImpactValue', 'number'),
       f('TotalTimeImpactValue', 'number'),

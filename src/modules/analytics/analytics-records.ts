@@ -34,10 +34,15 @@ const PROFILE_FIELDS = new Set(['Id', 'PhotoUrl', 'DisplayName', 'FirstName', 'L
 
 const isInt = (v: unknown): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= INT_MIN && v <= INT_MAX;
+// The API's ids, within what a JSON number holds exactly (negative ones, as v4's clients may send,
+// are kept as they are).
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
 function fieldProblem(spec: FieldSpec, value: unknown): string | undefined {
   if (value === null) return spec.required ? 'is required' : undefined;
   switch (spec.type) {
+    case 'id':
+      return isId(value) ? undefined : 'must be an integer id (at most 2^53 - 1 either way)';
     case 'int':
       return isInt(value) ? undefined : 'must be a 32-bit integer';
     case 'number':

@@ -49,6 +49,10 @@ export const CounterParams = Type.Object({ counter: PathCounter() });
 
 export const SummaryParams = Type.Object({ counter: PathCounter(), period: PeriodName() });
 
+/** An item or store id as records carry it: any integer a JSON number holds exactly. */
+const LoggedId = () =>
+  Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
+
 const OADate = (description: string) =>
   Type.Integer({ minimum: 1, maximum: 2_958_465, description });
 
@@ -61,8 +65,8 @@ export const LogsQuery = Type.Object(
     to: Type.Optional(
       Type.String({ format: 'date-time', description: 'Instead of OADate: to (exclusive).' }),
     ),
-    itemId: Type.Optional(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 })),
-    storeId: Type.Optional(Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 })),
+    itemId: Type.Optional(LoggedId()),
+    storeId: Type.Optional(LoggedId()),
     physicalDeviceId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     continuationKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
     take: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),

@@ -101,7 +101,7 @@ export class AnalyticsService {
     await this.database.query(
       `delete from analytics_logs
         where tenant_id = $1
-          and (physical_device_id = any($2::text[]) or (counter = $3 and item_id = any($4::int[])))`,
+          and (physical_device_id = any($2::text[]) or (counter = $3 and item_id = any($4::bigint[])))`,
       [tenantId, physicalDeviceIds, TRENDING_ITEM, itemIds],
     );
   }
@@ -127,8 +127,8 @@ export class AnalyticsService {
         .int4(tenantId)
         .int2(r.counter.code)
         .timestamptz(r.createdAt.getTime())
-        .int4(r.itemId)
-        .int4(r.storeId)
+        .int8(r.itemId)
+        .int8(r.storeId)
         .text(r.physicalDeviceId)
         .text(JSON.stringify(r.record));
     await this.database.copyFrom(COPY_TARGET, rows.finish());

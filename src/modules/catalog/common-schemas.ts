@@ -1,9 +1,15 @@
 import { Type } from 'typebox';
 
-export const MAX_ID = 2_147_483_647;
+/**
+ * Ids are bigint in the database and JSON integers on the wire: at most 2^53 - 1, the
+ * largest integer every JSON client reads exactly (docs/api.md, "Ids").
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
 export const Id = (description?: string) =>
   Type.Integer({ minimum: 1, maximum: MAX_ID, ...(description ? { description } : {}) });
 export const IdParams = Type.Object({ id: Id() });
+/** An asset id (the storage module's): 64-bit as every other id. */
+export const AssetId = Id;
 
 /** A short text: 1..256 characters (contract §4 limits). */
 export const ShortText = (options: { description?: string } = {}) =>

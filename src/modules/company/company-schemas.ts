@@ -3,7 +3,8 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { PagedResult } from '../../http/paging.ts';
 import { ReadOnly } from '../../http/read-only.ts';
 
-const MAX_ID = 2_147_483_647;
+// Ids are bigint in the database, JSON integers up to 2^53 - 1 on the wire.
+const MAX_ID = Number.MAX_SAFE_INTEGER;
 export const Id = (description?: string) =>
   Type.Integer({ minimum: 1, maximum: MAX_ID, ...(description ? { description } : {}) });
 export const IdParams = Type.Object({ id: Id() });

@@ -24,7 +24,7 @@ export const DEVICE_JSON = `'{"DeviceId":' || ${json('l.id')} ||
   case when $8::bool then ',"Metadata":' || l.metadata::text else '' end || '}'`;
 export const NOT_EXPIRED = '(l.expiration_date is null or l.expiration_date > now())';
 /** The list filters, their parameters numbered from `n`: type, metadata key, metadata value. */
-export const filters = (n: number) => `($${n}::int is null or l.device_type_id = $${n})
+export const filters = (n: number) => `($${n}::bigint is null or l.device_type_id = $${n})
   and ($${n + 1}::text is null
        or l.metadata @> jsonb_build_array(jsonb_build_object('Key', $${n + 1}::text, 'Value', $${n + 2}::text)))`;
 

@@ -194,7 +194,7 @@ export class LogicalDeviceService {
           await sql.query(
             `update logical_devices set
                 description = coalesce($3, description),
-                device_type_id = case when $4::bool then $5::int else device_type_id end,
+                device_type_id = case when $4::bool then $5::bigint else device_type_id end,
                 expiration_date = case when $6::bool then $7::timestamptz else expiration_date end,
                 metadata = coalesce($8::jsonb, metadata),
                 updated_at = ${NEXT_UPDATED_AT}

@@ -6,7 +6,8 @@ import { ReadOnly } from '../../http/read-only.ts';
 import { EVENT_ID_PATTERN } from './event-feed.ts';
 import { EVENT_PATTERNS, EVENT_RESOURCES, EVENT_TYPES } from './event-types.ts';
 
-const MAX_ID = 2_147_483_647;
+// Ids are bigint in the database, JSON integers up to 2^53 - 1 on the wire.
+const MAX_ID = Number.MAX_SAFE_INTEGER;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateText = () => Type.String({ format: 'date-time' });
 

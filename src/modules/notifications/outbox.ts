@@ -76,7 +76,7 @@ export class Outbox {
   /** Records a notification in the caller's transaction and schedules its delivery. */
   async enqueue(sql: RawSql, notification: Notification): Promise<number> {
     const [row] = await sql.query<{ id: number }>(
-      'insert into notification_outbox (tenant_id, recipient, subject, body) values ($1, $2, $3, $4) returning id::int as id',
+      'insert into notification_outbox (tenant_id, recipient, subject, body) values ($1, $2, $3, $4) returning id',
       [notification.tenantId, notification.recipient, notification.subject, notification.body],
     );
     await this.jobs.send(
@@ -90,7 +90,7 @@ export class Outbox {
 
   async records(tenantId: number): Promise<OutboxRecord[]> {
     return this.db.query<OutboxRecord>(
-      `select id::int as id, tenant_id as "tenantId", recipient, subject, body, sent_at as "sentAt", attempts, last_error as "lastError"
+      `select id, tenant_id as "tenantId", recipient, subject, body, sent_at as "sentAt", attempts, last_error as "lastError"
          from notification_outbox where tenant_id = $1 order by id`,
       [tenantId],
     );
@@ -103,7 +103,7 @@ export class Outbox {
   async requeueUnsent(): Promise<number> {
     if (!this.transport) return 0;
     const rows = await this.db.query<Delivery>(
-      'select tenant_id as "tenantId", id::int as id from notification_outbox where sent_at is null order by id limit 10000',
+      'select tenant_id as "tenantId", id from notification_outbox where sent_at is null order by id limit 10000',
     );
     for (const row of rows) await this.jobs.send(DELIVERY_QUEUE, row);
     return rows.length;
@@ -134,7 +134,7 @@ export class Outbox {
     const [record] = await this.db.query<OutboxRecord>(
       `update notification_outbox set claimed_until = now() + interval '2 minutes'
         where tenant_id = $1 and id = $2 and sent_at is null and (claimed_until is null or claimed_until < now())
-        returning id::int as id, recipient, subject, body`,
+        returning id, recipient, subject, body`,
       [tenantId, id],
     );
     if (!record) return; // sent already, or another worker is sending it

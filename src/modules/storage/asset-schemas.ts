@@ -32,7 +32,10 @@ export const Asset = Type.Object(
 export type AssetJson = Static<typeof Asset>;
 export const AssetList = PagedResult(Asset, 'AssetList');
 
-export const AssetIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+/** Asset ids are bigint, JSON integers up to 2^53 - 1 on the wire (docs/api.md, "Ids"). */
+export const AssetIdParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+});
 
 export const RawUploadQuery = Type.Object({
   fileName: Type.String({ minLength: 1, maxLength: 256, description: 'The name of the file.' }),

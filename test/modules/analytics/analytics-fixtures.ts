@@ -19,6 +19,7 @@ export const oaDate = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400
 let serial = 0;
 export function sampleValue(spec: FieldSpec, n = ++serial): unknown {
   switch (spec.type) {
+    case 'id':
     case 'int':
       return 1000 + n;
     case 'number':

@@ -1,11 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { ReadOnly } from '../../../http/read-only.ts';
+import { AssetId as AssetIdSchema, Id } from '../common-schemas.ts';
 
-const AssetId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+const AssetId = AssetIdSchema();
 
-export const RelationParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
-});
+export const RelationParams = Type.Object({ id: Id() });
 
 export const AddRelationQuery = Type.Object({
   assetId: AssetId,

@@ -180,7 +180,7 @@ export class AttributeService {
     if (resolved.length > 0) {
       await sql.query(
         `insert into item_attributes (tenant_id, item_id, type_id, value_id)
-         select $1, $2, t, v from unnest($3::int[], $4::int[]) as x(t, v)`,
+         select $1, $2, t, v from unnest($3::bigint[], $4::bigint[]) as x(t, v)`,
         [tenantId, itemId, resolved.map((r) => r.typeId), resolved.map((r) => r.valueId)],
       );
     }

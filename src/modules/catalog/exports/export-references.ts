@@ -42,7 +42,7 @@ export async function relatedAssets(
   if (ids.length === 0) return byEntity;
   const rows = await db.query<{ entity: number; asset_id: number; is_default: boolean }>(
     `select ${column} as entity, asset_id, is_default from ${table}
-      where tenant_id = $1 and ${column} = any($2::int[]) order by ${column}, kind, asset_id`,
+      where tenant_id = $1 and ${column} = any($2::bigint[]) order by ${column}, kind, asset_id`,
     [tenantId, ids],
   );
   if (rows.length === 0) return byEntity;
@@ -148,7 +148,7 @@ export class ExportReferences {
     const { tenantId } = this.scope;
     for (const page of await this.pages('price_types', 'p.price_type_id', 'item_prices p')) {
       const rows = await this.db.query<{ symbol: string; description: string }>(
-        'select symbol, description from price_types where tenant_id = $1 and id = any($2::int[]) order by id',
+        'select symbol, description from price_types where tenant_id = $1 and id = any($2::bigint[]) order by id',
         [tenantId, page],
       );
       for (const r of rows)
@@ -160,14 +160,14 @@ export class ExportReferences {
       'item_attributes p',
     )) {
       const rows = await this.db.query<{ description: string }>(
-        'select description from dynamic_attribute_types where tenant_id = $1 and id = any($2::int[]) order by id',
+        'select description from dynamic_attribute_types where tenant_id = $1 and id = any($2::bigint[]) order by id',
         [tenantId, page],
       );
       for (const r of rows) yield { RecordType: 'AttributeType', TypeName: r.description };
     }
     for (const page of await this.pages('tags', 'p.tag_id', 'item_tags p')) {
       const rows = await this.db.query<{ name: string; description: string | null }>(
-        'select name, description from tags where tenant_id = $1 and id = any($2::int[]) order by id',
+        'select name, description from tags where tenant_id = $1 and id = any($2::bigint[]) order by id',
         [tenantId, page],
       );
       for (const r of rows)
@@ -179,7 +179,7 @@ export class ExportReferences {
     }
     for (const page of await this.pages('brands', 'i.brand_id')) {
       const rows = await this.db.query<{ id: number; name: string }>(
-        'select id, name from brands where tenant_id = $1 and id = any($2::int[]) order by id',
+        'select id, name from brands where tenant_id = $1 and id = any($2::bigint[]) order by id',
         [tenantId, page],
       );
       const assets = await this.related('brand_assets', 'brand_id', page);
@@ -194,14 +194,14 @@ export class ExportReferences {
         short_description: string | null;
         long_description: string | null;
       }>(
-        'select id, short_description, long_description from categories where tenant_id = $1 and id = any($2::int[])',
+        'select id, short_description, long_description from categories where tenant_id = $1 and id = any($2::bigint[])',
         [tenantId, page],
       );
       const described = new Map(rows.map((r) => [r.id, r]));
       const metadata = new Map<number, { Key: string; Value: string }[]>();
       for (const m of await this.db.query<{ category_id: number; key: string; value: string }>(
         `select category_id, key, value from category_metadata
-          where tenant_id = $1 and category_id = any($2::int[]) order by category_id, key`,
+          where tenant_id = $1 and category_id = any($2::bigint[]) order by category_id, key`,
         [tenantId, page],
       ))
         metadata.set(m.category_id, [

@@ -77,9 +77,9 @@ export class ExportService {
 
   async create(tenantId: number, baseUrl: string, body: ExportBody): Promise<ExportJob> {
     const [refs] = await this.db.query<{ category: boolean; brand: boolean; tag: boolean }>(
-      `select ($2::int is null or exists (select 1 from categories where tenant_id = $1 and id = $2)) as category,
-              ($3::int is null or exists (select 1 from brands where tenant_id = $1 and id = $3)) as brand,
-              ($4::int is null or exists (select 1 from tags where tenant_id = $1 and id = $4)) as tag`,
+      `select ($2::bigint is null or exists (select 1 from categories where tenant_id = $1 and id = $2)) as category,
+              ($3::bigint is null or exists (select 1 from brands where tenant_id = $1 and id = $3)) as brand,
+              ($4::bigint is null or exists (select 1 from tags where tenant_id = $1 and id = $4)) as tag`,
       [tenantId, body.CategoryId ?? null, body.BrandId ?? null, body.TagId ?? null],
     );
     if (!refs!.category)
@@ -258,7 +258,7 @@ export class ExportService {
         `select i.id, i.document, i.category_id, b.name as brand
            from items i
            left join brands b on b.tenant_id = i.tenant_id and b.id = i.brand_id
-          where i.tenant_id = $1 and i.id = any($2::int[])`,
+          where i.tenant_id = $1 and i.id = any($2::bigint[])`,
         [row.tenant_id, page],
       );
       const assets = await references.related('item_assets', 'item_id', page);

@@ -122,7 +122,7 @@ export async function addRelations(
   if (fresh) {
     await sql.query(
       `insert into ${table} (tenant_id, ${column}, asset_id, kind, is_default)
-       select $1, e, a, k, d from unnest($2::int[], $3::int[], $4::text[], $5::boolean[]) as x(e, a, k, d)`,
+       select $1, e, a, k, d from unnest($2::bigint[], $3::bigint[], $4::text[], $5::boolean[]) as x(e, a, k, d)`,
       [...columns, relations.map((r) => r.isDefault)],
     );
     return;
@@ -139,7 +139,7 @@ export async function addRelations(
      select $1, x.e, x.a, x.k,
             x.d and not exists (select from ${table} t
                                  where t.tenant_id = $1 and t.${column} = x.e and t.kind = x.k and t.is_default)
-       from unnest($2::int[], $3::int[], $4::text[], $5::boolean[]) as x(e, a, k, d)
+       from unnest($2::bigint[], $3::bigint[], $4::text[], $5::boolean[]) as x(e, a, k, d)
      on conflict do nothing`,
     [...columns, isDefault],
   );

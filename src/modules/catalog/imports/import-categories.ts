@@ -93,7 +93,7 @@ export class CategoryTree {
     const names = nodes.map((n) => n.name);
     const rows = nodes[0]!.parent
       ? await sql.query<{ id: number; o: string | number }>(
-          `select c.id, x.o from unnest($2::int[], $3::text[]) with ordinality as x(p, n, o)
+          `select c.id, x.o from unnest($2::bigint[], $3::text[]) with ordinality as x(p, n, o)
             cross join lateral (select id from categories
                                  where tenant_id = $1 and parent_id = x.p and lower(name) = lower(x.n)) c
             order by c.id`,
@@ -114,7 +114,7 @@ export class CategoryTree {
     const parents = nodes.map((n) => n.parent?.ids[0] ?? 0);
     const rows = await sql.query<{ id: number; parent: number; name: string }>(
       `insert into categories (tenant_id, name, parent_id, short_description, long_description)
-       select $1, n, nullif(p, 0), s, l from unnest($2::text[], $3::int[], $4::text[], $5::text[]) as x(n, p, s, l)
+       select $1, n, nullif(p, 0), s, l from unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) as x(n, p, s, l)
        returning id, coalesce(parent_id, 0) as parent, name`,
       [
         tenantId,

@@ -210,7 +210,7 @@ async function checkSkus(sql: RawSql, ctx: ChunkContext, resolved: Resolved[]): 
 async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Promise<void> {
   const { tenantId } = ctx;
   const ids = await sql.query<{ id: number }>(
-    `select nextval(pg_get_serial_sequence('items', 'id'))::int as id from generate_series(1, $1)`,
+    `select nextval(pg_get_serial_sequence('items', 'id')) as id from generate_series(1, $1)`,
     [good.length],
   );
   good.forEach((g, i) => (g.row.itemId = ids[i]!.id));
@@ -221,7 +221,7 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
   if (prices.length > 0)
     await sql.query(
       `insert into item_prices (tenant_id, item_id, price_type_id, normal_price, discount_price)
-       select $1, i, t, n, d from unnest($2::int[], $3::int[], $4::numeric[], $5::numeric[]) as x(i, t, n, d)`,
+       select $1, i, t, n, d from unnest($2::bigint[], $3::bigint[], $4::numeric[], $5::numeric[]) as x(i, t, n, d)`,
       [
         tenantId,
         prices.map((p) => p.item),
@@ -237,13 +237,13 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
     // The values new to the tenant are added (as an item write through the API does).
     await sql.query(
       `insert into dynamic_attribute_values (tenant_id, type_id, value)
-       select distinct $1::int, t, v from unnest($2::int[], $3::text[]) as x(t, v) order by 2, 3
+       select distinct $1::int, t, v from unnest($2::bigint[], $3::text[]) as x(t, v) order by 2, 3
        on conflict do nothing`,
       [tenantId, typeIds, values],
     );
     await sql.query(
       `insert into item_attributes (tenant_id, item_id, type_id, value_id)
-       select $1, x.i, x.t, v.id from unnest($2::int[], $3::int[], $4::text[]) as x(i, t, value)
+       select $1, x.i, x.t, v.id from unnest($2::bigint[], $3::bigint[], $4::text[]) as x(i, t, value)
          join dynamic_attribute_values v on v.tenant_id = $1 and v.type_id = x.t and v.value = x.value`,
       [tenantId, attributes.map((a) => a.item), typeIds, values],
     );
@@ -251,7 +251,7 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
   const tags = good.flatMap((g) => g.tagIds.map((t) => ({ item: g.row.itemId!, tag: t })));
   if (tags.length > 0)
     await sql.query(
-      `insert into item_tags (tenant_id, item_id, tag_id) select $1, i, t from unnest($2::int[], $3::int[]) as x(i, t)`,
+      `insert into item_tags (tenant_id, item_id, tag_id) select $1, i, t from unnest($2::bigint[], $3::bigint[]) as x(i, t)`,
       [tenantId, tags.map((t) => t.item), tags.map((t) => t.tag)],
     );
 
@@ -286,8 +286,8 @@ async function writeItems(sql: RawSql, ctx: ChunkContext, good: Resolved[]): Pro
               n.public_web_link, n.rating, 0, now(), now(),
               coalesce(p.json, ''), coalesce(a.json, ''), coalesce(g.json, '')),
             coalesce(g.ids, '{}'), coalesce(a.ids, '{}'), coalesce(p.type_ids, '{}'), coalesce(p.pays, '{}')
-       from unnest($2::int[], ${ITEM_FIELDS.map((f, i) => `$${i + 3}::${f.type}[]`).join(', ')},
-                   $${ITEM_FIELDS.length + 3}::int[])
+       from unnest($2::bigint[], ${ITEM_FIELDS.map((f, i) => `$${i + 3}::${f.type}[]`).join(', ')},
+                   $${ITEM_FIELDS.length + 3}::bigint[])
             as n(id, ${ITEM_COLUMNS}, default_item_id)
        -- Per item, by the child tables' keys (tenant_id, item_id, …): a plan that groups the
        -- tenant's whole child table is what the planner picks otherwise, slower as it grows.
@@ -368,13 +368,13 @@ async function assignGroups(
   if (fresh.length > 0)
     await sql.query(
       `insert into catalog_import_groups (tenant_id, import_id, group_key, default_item_id)
-       select $1, $2, k, d from unnest($3::text[], $4::int[]) as x(k, d)`,
+       select $1, $2, k, d from unnest($3::text[], $4::bigint[]) as x(k, d)`,
       [tenantId, importId, fresh.map(([k]) => k), fresh.map(([, d]) => d)],
     );
   if (earlierWithVariants.size > 0)
     await sql.query(
       `update items set default_item_id = id, version = version + 1, date_modified = now()
-        where tenant_id = $1 and id = any($2::int[]) and default_item_id is null`,
+        where tenant_id = $1 and id = any($2::bigint[]) and default_item_id is null`,
       [tenantId, [...earlierWithVariants]],
     );
   return defaults;

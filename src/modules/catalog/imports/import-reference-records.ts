@@ -93,7 +93,7 @@ export async function settleReferenceRecords(
       `update categories c
           set short_description = coalesce(c.short_description, x.s),
               long_description = coalesce(c.long_description, x.l), version = c.version + 1
-         from unnest($2::int[], $3::text[], $4::text[]) as x(id, s, l)
+         from unnest($2::bigint[], $3::text[], $4::text[]) as x(id, s, l)
         where c.tenant_id = $1 and c.id = x.id
           and ((c.short_description is null and x.s is not null) or (c.long_description is null and x.l is not null))`,
       [
@@ -106,7 +106,7 @@ export async function settleReferenceRecords(
   if (metadata.length > 0)
     await sql.query(
       `insert into category_metadata (tenant_id, category_id, key, value)
-       select $1, c, k, v from unnest($2::int[], $3::text[], $4::text[]) as x(c, k, v)
+       select $1, c, k, v from unnest($2::bigint[], $3::text[], $4::text[]) as x(c, k, v)
        on conflict do nothing`,
       [
         tenantId,
@@ -118,7 +118,7 @@ export async function settleReferenceRecords(
   if (tagDescriptions.size > 0)
     await sql.query(
       `update tags t set description = x.d, version = t.version + 1
-         from unnest($2::int[], $3::text[]) as x(id, d)
+         from unnest($2::bigint[], $3::text[]) as x(id, d)
         where t.tenant_id = $1 and t.id = x.id and t.description is null`,
       [tenantId, [...tagDescriptions.keys()], [...tagDescriptions.values()]],
     );

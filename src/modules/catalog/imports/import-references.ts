@@ -110,7 +110,7 @@ export class ReferenceSet {
     const { table, column, folded } = this.kind;
     if (this.ids.size > 0) {
       const rows = await sql.query<{ id: number }>(
-        `select id from ${table} where tenant_id = $1 and id = any($2::int[])`,
+        `select id from ${table} where tenant_id = $1 and id = any($2::bigint[])`,
         [tenantId, [...this.ids]],
       );
       this.knownIds = new Set(rows.map((r) => r.id));

@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import { Type, type Static } from 'typebox';
 import { PagedResult } from '../../../http/paging.ts';
-import { Id, Nullable, ShortText } from '../common-schemas.ts';
+import { AssetId, Id, Nullable, ShortText } from '../common-schemas.ts';
 import { ItemBody, PriceInput } from '../items/item-schemas.ts';
 import { MAX_CATEGORY_DEPTH } from '../categories/category-depth.ts';
 
@@ -59,7 +59,7 @@ export const CategoryPath = Type.Array(ShortText(), {
 // import, so an exported file names them by what survives a copy (the bytes and the file name).
 export const ImportAsset = Type.Object(
   {
-    AssetId: Type.Optional(Id('The asset by id (in the tenant imported into).')),
+    AssetId: Type.Optional(AssetId('The asset by id (in the tenant imported into).')),
     Sha256: Type.Optional(
       Type.String({
         pattern: '^[0-9a-fA-F]{64}$',
@@ -143,7 +143,9 @@ export const ImportQuery = Type.Object(
       }),
     ),
     assetId: Type.Optional(
-      Id('Import this uploaded asset (POST /management/storage/asset/raw) instead of the body.'),
+      AssetId(
+        'Import this uploaded asset (POST /management/storage/asset/raw) instead of the body.',
+      ),
     ),
   },
   { additionalProperties: false },

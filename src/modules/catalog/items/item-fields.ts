@@ -16,8 +16,8 @@ export const ITEM_FIELDS = [
   { wire: 'ShortDescription', column: 'short_description', type: 'text' },
   { wire: 'LongDescription', column: 'long_description', type: 'text' },
   { wire: 'ItemStatusId', column: 'item_status_id', type: 'smallint', default: 1 },
-  { wire: 'CategoryId', column: 'category_id', type: 'int' },
-  { wire: 'BrandId', column: 'brand_id', type: 'int' },
+  { wire: 'CategoryId', column: 'category_id', type: 'bigint' },
+  { wire: 'BrandId', column: 'brand_id', type: 'bigint' },
   { wire: 'InStock', column: 'in_stock', type: 'boolean', default: false },
   { wire: 'PublicWebLink', column: 'public_web_link', type: 'text' },
   // numeric reads back as a string: float8 gives the number the API shows.

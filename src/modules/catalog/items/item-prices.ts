@@ -45,7 +45,7 @@ export async function replacePrices(
   }
   if (typeIds.length > 0) {
     const found = await sql.query<{ id: number }>(
-      'select id from price_types where tenant_id = $1 and id = any($2::int[])',
+      'select id from price_types where tenant_id = $1 and id = any($2::bigint[])',
       [tenantId, typeIds],
     );
     const known = new Set(found.map((r) => r.id));
@@ -63,7 +63,7 @@ export async function replacePrices(
   if (inputs.length > 0) {
     await sql.query(
       `insert into item_prices (tenant_id, item_id, price_type_id, normal_price, discount_price)
-       select $1, $2, t, n, d from unnest($3::int[], $4::numeric[], $5::numeric[]) as x(t, n, d)`,
+       select $1, $2, t, n, d from unnest($3::bigint[], $4::numeric[], $5::numeric[]) as x(t, n, d)`,
       [
         tenantId,
         itemId,

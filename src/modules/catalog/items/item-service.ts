@@ -223,8 +223,8 @@ export class ItemService {
 
   private async checkReferences(sql: RawSql, tenantId: number, s: ItemFieldValues): Promise<void> {
     const [refs] = await sql.query<{ category: boolean; brand: boolean }>(
-      `select ($2::int is null or exists (select 1 from categories where tenant_id = $1 and id = $2)) as category,
-              ($3::int is null or exists (select 1 from brands where tenant_id = $1 and id = $3)) as brand`,
+      `select ($2::bigint is null or exists (select 1 from categories where tenant_id = $1 and id = $2)) as category,
+              ($3::bigint is null or exists (select 1 from brands where tenant_id = $1 and id = $3)) as brand`,
       [tenantId, s.CategoryId, s.BrandId],
     );
     if (!refs?.category)
@@ -244,7 +244,7 @@ export class ItemService {
     if (body.Tags !== undefined) {
       const tagIds = [...new Set(body.Tags.map((t) => t.Id))];
       const found = await sql.query<{ id: number }>(
-        'select id from tags where tenant_id = $1 and id = any($2::int[])',
+        'select id from tags where tenant_id = $1 and id = any($2::bigint[])',
         [tenantId, tagIds],
       );
       const known = new Set(found.map((r) => r.id));
@@ -256,7 +256,7 @@ export class ItemService {
         id,
       ]);
       await sql.query(
-        'insert into item_tags (tenant_id, item_id, tag_id) select $1, $2, unnest($3::int[])',
+        'insert into item_tags (tenant_id, item_id, tag_id) select $1, $2, unnest($3::bigint[])',
         [tenantId, id, tagIds],
       );
     }

@@ -24,13 +24,13 @@ async function memberships(
   ids: number[],
 ): Promise<Map<number, Membership>> {
   await sql.query(
-    'select id from items where tenant_id = $1 and id = any($2::int[]) order by id for update',
+    'select id from items where tenant_id = $1 and id = any($2::bigint[]) order by id for update',
     [tenantId, ids],
   );
   const rows = await sql.query<Membership>(
     `select i.id, i.default_item_id,
             (select count(*)::int from items v where v.tenant_id = $1 and v.default_item_id = i.id and v.id <> i.id) as variants
-       from items i where i.tenant_id = $1 and i.id = any($2::int[])`,
+       from items i where i.tenant_id = $1 and i.id = any($2::bigint[])`,
     [tenantId, ids],
   );
   return new Map(rows.map((r) => [r.id, r]));
@@ -47,7 +47,7 @@ async function setDefault(
 ): Promise<void> {
   await sql.query(
     `update items set default_item_id = $3, version = version + 1, date_modified = now()
-      where tenant_id = $1 and id = any($2::int[]) and default_item_id is distinct from $3`,
+      where tenant_id = $1 and id = any($2::bigint[]) and default_item_id is distinct from $3`,
     [tenantId, ids, defaultItemId],
   );
 }
@@ -61,7 +61,7 @@ export async function dissolveEmptyGroups(
   if (defaultIds.length === 0) return;
   await sql.query(
     `update items d set default_item_id = null, version = version + 1, date_modified = now()
-      where d.tenant_id = $1 and d.id = any($2::int[]) and d.default_item_id = d.id
+      where d.tenant_id = $1 and d.id = any($2::bigint[]) and d.default_item_id = d.id
         and not exists (select 1 from items v where v.tenant_id = $1 and v.default_item_id = d.id and v.id <> d.id)`,
     [tenantId, defaultIds],
   );

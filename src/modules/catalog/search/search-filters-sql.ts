@@ -78,8 +78,8 @@ export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']):
     where.push(
       `s.item_id in (select id from items where tenant_id = $1 and uuid = ${bind(c.uuid)})`,
     );
-  if (c.itemIds !== undefined) where.push(`s.item_id = any(${bind(c.itemIds)}::int[])`);
-  if (c.tagId !== undefined) where.push(`s.facet_tag_ids @> array[${bind(c.tagId)}::int]`);
+  if (c.itemIds !== undefined) where.push(`s.item_id = any(${bind(c.itemIds)}::bigint[])`);
+  if (c.tagId !== undefined) where.push(`s.facet_tag_ids @> array[${bind(c.tagId)}::bigint]`);
   if (c.minPrice !== undefined || c.maxPrice !== undefined) {
     // The facet prices are what the customer pays (coalesce(discount, normal)), per price type.
     const price = c.priceTypeId !== undefined ? priceOf(bind(c.priceTypeId)) : 'f.price';
@@ -107,7 +107,7 @@ export function searchFilters(c: SearchCriteria, bind: StatementParams['bind']):
 
 /** A narrow row's effective price of the price type bound as `typeId` (null without one). */
 export const priceOf = (typeId: string) =>
-  `s.facet_prices[array_position(s.facet_price_type_ids, ${typeId}::int)]`;
+  `s.facet_prices[array_position(s.facet_price_type_ids, ${typeId}::bigint)]`;
 
 /** The ordering key of the narrow row `s`, or undefined for the id order. */
 export function orderKey(

@@ -131,7 +131,7 @@ export class SearchService {
     let itemIds: number[] | undefined;
     if (query.itemIds !== undefined) {
       itemIds = query.itemIds.split(',').map((s) => Number(s.trim()));
-      // An id beyond the int range would make the ::int[] cast fail (a 500 on bad input).
+      // An id beyond the ids' range would make the ::bigint[] cast fail (a 500 on bad input).
       if (itemIds.some((id) => id < 1 || id > MAX_ID))
         throw invalidField('itemIds', `each id must be 1..${MAX_ID}`);
     }

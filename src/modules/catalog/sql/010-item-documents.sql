@@ -7,21 +7,28 @@
 -- the row as anyelement, as the shard's row type is not `items`, and is PL/pgSQL, whose statements
 -- Citus plans one by one (it cannot plan a SQL function's parameters).
 
-create or replace function item_price_json(p_id integer, p_item_id integer, p_normal numeric, p_discount numeric,
-                                           p_type_id integer, p_symbol text)
+-- Ids were 32-bit until migration 0302: these functions took integer ids.
+drop function if exists item_price_json(integer, integer, numeric, numeric, integer, text);
+drop function if exists item_attribute_json(integer, integer, text, text);
+drop function if exists item_tag_json(integer, text, text);
+drop function if exists item_document_text(integer, text, text, text, text, text, text, text, text, smallint,
+  integer, integer, integer, boolean, text, numeric, integer, timestamptz, timestamptz, text, text, text);
+
+create or replace function item_price_json(p_id bigint, p_item_id bigint, p_normal numeric, p_discount numeric,
+                                           p_type_id bigint, p_symbol text)
 returns text language sql stable parallel safe as $$
   select '{"PriceId":' || json_text(p_id) || ',"ItemId":' || json_text(p_item_id) ||
     ',"NormalPrice":' || json_text(p_normal::float8) || ',"DiscountPrice":' || json_text(p_discount::float8) ||
     ',"PriceTypeId":' || json_text(p_type_id) || ',"PriceTypeSymbol":' || json_text(p_symbol) || '}'
 $$;
 
-create or replace function item_attribute_json(p_type_id integer, p_value_id integer, p_value text, p_type_name text)
+create or replace function item_attribute_json(p_type_id bigint, p_value_id bigint, p_value text, p_type_name text)
 returns text language sql stable parallel safe as $$
   select '{"TypeId":' || json_text(p_type_id) || ',"TypeValueId":' || json_text(p_value_id) ||
     ',"Value":' || json_text(p_value) || ',"TypeName":' || json_text(p_type_name) || '}'
 $$;
 
-create or replace function item_tag_json(p_id integer, p_name text, p_description text)
+create or replace function item_tag_json(p_id bigint, p_name text, p_description text)
 returns text language sql stable parallel safe as $$
   select '{"Id":' || json_text(p_id) || ',"Name":' || json_text(p_name) || ',"Description":' || json_text(p_description) || '}'
 $$;
@@ -29,9 +36,9 @@ $$;
 -- p_prices, p_attributes, p_tags: the children's JSON objects joined by commas ('' for none), in
 -- the order item_document gives them (price type, attribute type, tag id).
 create or replace function item_document_text(
-  p_id integer, p_sku text, p_rfid text, p_uuid text, p_name text, p_title text, p_model text,
-  p_short_description text, p_long_description text, p_item_status_id smallint, p_category_id integer,
-  p_brand_id integer, p_default_item_id integer, p_in_stock boolean, p_public_web_link text,
+  p_id bigint, p_sku text, p_rfid text, p_uuid text, p_name text, p_title text, p_model text,
+  p_short_description text, p_long_description text, p_item_status_id smallint, p_category_id bigint,
+  p_brand_id bigint, p_default_item_id bigint, p_in_stock boolean, p_public_web_link text,
   p_rating numeric, p_like_count integer, p_date_added timestamptz, p_date_modified timestamptz,
   p_prices text, p_attributes text, p_tags text)
 returns text language sql stable parallel safe as $$
@@ -110,7 +117,7 @@ create or replace function items_refresh_from_new() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_items integer[];
+  v_items bigint[];
 begin
   for v_tenant, v_items in
     select tenant_id, array_agg(distinct item_id) from changed group by tenant_id

@@ -12,13 +12,17 @@ $$;
 
 -- Sample marks (bounded cost of broad searches): an item carries '~s1' … '~sL', L the leading
 -- zero bits (at most 10) of a multiplicative (Fibonacci) hash of its id, so that '~sK' marks a
--- 2^-K sample of the items, the levels nested. A query word never holds '~'.
-create or replace function item_search_sample_level(p_item integer) returns integer
+-- 2^-K sample of the items, the levels nested. A query word never holds '~'. The hash is the low
+-- 32 bits of id × 2654435761, computed in numeric: a 64-bit id times it overflows a bigint.
+-- Ids were 32-bit until migration 0302: these functions took integer ids.
+drop function if exists item_search_sample_marks(integer);
+drop function if exists item_search_sample_level(integer);
+create or replace function item_search_sample_level(p_item bigint) returns integer
 language sql immutable parallel safe strict as $$
-  select least(10, coalesce(nullif(position('1' in ((p_item::bigint * 2654435761)::bit(32))::text), 0) - 1, 32))
+  select least(10, coalesce(nullif(position('1' in (((p_item::numeric * 2654435761) % 4294967296)::bigint::bit(32))::text), 0) - 1, 32))
 $$;
 
-create or replace function item_search_sample_marks(p_item integer) returns tsvector
+create or replace function item_search_sample_marks(p_item bigint) returns tsvector
 language sql immutable parallel safe strict as $$
   select array_to_tsvector(array(select '~s' || k from generate_series(1, item_search_sample_level(p_item)) k))
 $$;
@@ -48,12 +52,14 @@ $$;
 drop function if exists item_search_row(items);
 drop function if exists item_search_row(anyelement);
 drop function if exists item_search_count(item_search_rows[], integer);
+drop function if exists item_search_row(integer, integer, smallint, integer, integer, integer, text, text,
+  timestamptz, numeric, integer[], integer[], integer[], float8[], tsvector);
 
 -- An item's search row, from its columns as stored.
-create or replace function item_search_row(p_tenant integer, p_id integer, p_status smallint,
-    p_default_item integer, p_category integer, p_brand integer, p_title text, p_name text,
-    p_date_added timestamptz, p_rating numeric, p_tag_ids integer[], p_value_ids integer[],
-    p_price_type_ids integer[], p_prices float8[], p_vector tsvector) returns item_search_rows
+create or replace function item_search_row(p_tenant integer, p_id bigint, p_status smallint,
+    p_default_item bigint, p_category bigint, p_brand bigint, p_title text, p_name text,
+    p_date_added timestamptz, p_rating numeric, p_tag_ids bigint[], p_value_ids bigint[],
+    p_price_type_ids bigint[], p_prices float8[], p_vector tsvector) returns item_search_rows
 language sql immutable parallel safe as $$
   select p_tenant, p_id, p_status, p_default_item, p_category, p_brand, lower(p_title), p_date_added, p_rating,
          p_tag_ids, p_value_ids, p_price_type_ids, p_prices,
@@ -114,7 +120,7 @@ create or replace function item_search_rows_deleted() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_items integer[];
+  v_items bigint[];
   v_statuses smallint[];
   v_masters boolean[];
 begin

@@ -33,7 +33,7 @@ create or replace function categories_touch_from_metadata() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_categories integer[];
+  v_categories bigint[];
 begin
   for v_tenant, v_categories in
     select tenant_id, array_agg(distinct category_id) from changed group by tenant_id

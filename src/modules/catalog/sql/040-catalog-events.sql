@@ -10,15 +10,18 @@
 -- The data of a brand or a category (an item's is its document), from its columns.
 drop function if exists brand_data(brands);
 drop function if exists brand_data(anyelement);
-create or replace function brand_data(p_id integer, p_name text) returns text
+-- Ids were 32-bit until migration 0302: these functions took integer ids.
+drop function if exists brand_data(integer, text);
+create or replace function brand_data(p_id bigint, p_name text) returns text
 language sql immutable as $$
   select json_build_object('Id', p_id, 'Name', p_name)::text
 $$;
 
 drop function if exists category_data(categories);
 drop function if exists category_data(anyelement, json);
-create or replace function category_data(p_id integer, p_name text, p_short_description text,
-    p_long_description text, p_parent_id integer, p_metadata json) returns text
+drop function if exists category_data(integer, text, text, text, integer, json);
+create or replace function category_data(p_id bigint, p_name text, p_short_description text,
+    p_long_description text, p_parent_id bigint, p_metadata json) returns text
 language sql immutable as $$
   select json_build_object('Id', p_id, 'Name', p_name, 'ShortDescription', p_short_description,
     'LongDescription', p_long_description, 'ParentCategoryId', p_parent_id,
@@ -26,8 +29,9 @@ language sql immutable as $$
 $$;
 
 -- The metadata of some of a tenant's categories, as the category's data shows it.
-create or replace function category_metadata_json(p_tenant integer, p_categories integer[],
-    out category_ids integer[], out metadata json[])
+drop function if exists category_metadata_json(integer, integer[]);
+create or replace function category_metadata_json(p_tenant integer, p_categories bigint[],
+    out category_ids bigint[], out metadata json[])
 language plpgsql stable as $$
 begin
   select array_agg(category_id), array_agg(entries) into category_ids, metadata
@@ -52,7 +56,7 @@ create or replace function events_of_item_assets() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_items integer[];
+  v_items bigint[];
   v_tenants integer[];
   v_ids text[];
   v_data text[];
@@ -82,7 +86,7 @@ create or replace function events_of_brand_assets() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_brands integer[];
+  v_brands bigint[];
   v_tenants integer[];
   v_ids text[];
   v_data text[];
@@ -101,8 +105,8 @@ create or replace function events_of_categories() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_categories integer[];
-  v_with integer[];
+  v_categories bigint[];
+  v_with bigint[];
   v_metadata json[];
   v_ids text[];
   v_data text[];
@@ -121,8 +125,8 @@ create or replace function events_of_category_assets() returns trigger
 language plpgsql as $$
 declare
   v_tenant integer;
-  v_categories integer[];
-  v_with integer[];
+  v_categories bigint[];
+  v_with bigint[];
   v_metadata json[];
   v_ids text[];
   v_data text[];

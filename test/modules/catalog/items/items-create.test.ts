@@ -161,7 +161,8 @@ describe('POST /private/catalog/item', () => {
     ['Rating above 5', { Title: 't', Rating: 5.5 }, 'Rating'],
     ['Rating negative', { Title: 't', Rating: -1 }, 'Rating'],
     ['CategoryId 0', { Title: 't', CategoryId: 0 }, 'CategoryId'],
-    ['BrandId 2147483648', { Title: 't', BrandId: 2_147_483_648 }, 'BrandId'],
+    // Ids are bigint, up to 2^53 - 1: what a JSON number holds exactly.
+    ['BrandId 2^53', { Title: 't', BrandId: 2 ** 53 }, 'BrandId'],
     ['SKU empty', { Title: 't', SKU: '' }, 'SKU'],
     ['PublicWebLink over 2048', { Title: 't', PublicWebLink: 'h'.repeat(2049) }, 'PublicWebLink'],
     ['BrandId not an integer', { Title: 't', BrandId: 1.5 }, 'BrandId'],

@@ -33,8 +33,16 @@ describe('GET /private/catalog/item/{id}', () => {
     expectError(await fetch(999_999), 404, 'NotFound');
   });
 
-  it.each(['abc', '0', '-1', '1.5', '2147483648'])('answers 400 for the id %s', async (id) => {
-    expectFieldError(await fetch(id), 'id');
+  it.each(['abc', '0', '-1', '1.5', '9007199254740992'])(
+    'answers 400 for the id %s',
+    async (id) => {
+      expectFieldError(await fetch(id), 'id');
+    },
+  );
+
+  // Ids are bigint: past 32 bits an unknown id is looked up like any other.
+  it.each([2 ** 31, Number.MAX_SAFE_INTEGER])('answers 404 for the unknown id %s', async (id) => {
+    expectError(await fetch(id), 404, 'NotFound');
   });
 });
 

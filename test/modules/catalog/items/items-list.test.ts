@@ -203,7 +203,8 @@ describe('GET /private/catalog/items/search', () => {
   it.each([
     ['itemIds=abc', 'itemIds'],
     ['itemIds=1,,2', 'itemIds'],
-    ['itemIds=99999999999', 'itemIds'],
+    // Past 2^53 - 1, the ids' range.
+    ['itemIds=9007199254740992', 'itemIds'],
     ['itemIds=0', 'itemIds'],
     ['categoryId=0', 'categoryId'],
     ['brandId=x', 'brandId'],
