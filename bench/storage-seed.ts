@@ -72,7 +72,7 @@ try {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     return {
       urlPath: new URL(asset.AssetUrl).pathname,
-      file: store instanceof DiskBlobStore ? store.pathOf(sha256) : source,
+      file: store instanceof DiskBlobStore ? store.pathOf({ tenantId: tenant.id, sha256 }) : source,
       size: bytes.length,
       sha256,
       mimeType,

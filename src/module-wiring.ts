@@ -164,7 +164,7 @@ export function createServices(
           return {
             size: blob.size,
             mimeType: blob.mimeType,
-            read: () => storage.services.store.read(blob.sha256, { start: 0, end: blob.size - 1 }),
+            read: () => storage.services.store.read(blob.key, { start: 0, end: blob.size - 1 }),
           };
         },
         familyOf: (tenantId, assetId) => storage.services.assets.familyOf(tenantId, assetId),

@@ -35,9 +35,17 @@ describe('configuration defaults', () => {
       publicPort: 8080,
       jsonBodyLimitBytes: 1_048_576,
       corsOrigins: [],
-      webhookPollingIntervalMs: 1000,
+      webhookPollingIntervalMs: 30_000,
       webhookWake: 'commit',
     });
+  });
+
+  it('polls for webhooks every second by default when commits do not wake the dispatcher', () => {
+    expect(loadConfig({ WEBHOOK_WAKE: 'poll' }).webhookPollingIntervalMs).toBe(1000);
+    expect(
+      loadConfig({ WEBHOOK_WAKE: 'poll', WEBHOOK_POLLING_INTERVAL_MS: '250' })
+        .webhookPollingIntervalMs,
+    ).toBe(250);
   });
 
   it('reads CORS_ORIGINS as a list of origins, or * for any', () => {

@@ -13,30 +13,30 @@ create extension unaccent schema public;
 
 -- Sequences
 sequence analytics_logs_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by analytics_logs.id
-sequence assets_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by assets.id
+sequence assets_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by assets.id
 sequence auth_invalidations_seq_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by auth_invalidations.seq
-sequence brands_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by brands.id
-sequence catalog_exports_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by catalog_exports.id
-sequence catalog_imports_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by catalog_imports.id
-sequence categories_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by categories.id
-sequence device_types_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by device_types.id
-sequence dynamic_attribute_types_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by dynamic_attribute_types.id
-sequence dynamic_attribute_values_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by dynamic_attribute_values.id
+sequence brands_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by brands.id
+sequence catalog_exports_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by catalog_exports.id
+sequence catalog_imports_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by catalog_imports.id
+sequence categories_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by categories.id
+sequence device_types_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by device_types.id
+sequence dynamic_attribute_types_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by dynamic_attribute_types.id
+sequence dynamic_attribute_values_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by dynamic_attribute_values.id
 sequence events_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by events.id
 sequence integration_endpoint_generations as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1
-sequence item_prices_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by item_prices.id
-sequence items_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by items.id
+sequence item_prices_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by item_prices.id
+sequence items_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by items.id
 sequence member_invitations_created_seq_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by member_invitations.created_seq
 sequence members_created_seq_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by members.created_seq
 sequence notification_outbox_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by notification_outbox.id
 sequence oauth_apps_created_seq_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by oauth_apps.created_seq
 sequence physical_device_generations as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1
-sequence price_types_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by price_types.id
-sequence stores_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by stores.id
-sequence tags_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by tags.id
+sequence price_types_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by price_types.id
+sequence stores_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by stores.id
+sequence tags_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by tags.id
 sequence tenants_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by tenants.id
 sequence webhook_deliveries_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by webhook_deliveries.id
-sequence webhook_subscriptions_id_seq as integer start 1 increment 1 min 1 max 2147483647 cache 1 owned by webhook_subscriptions.id
+sequence webhook_subscriptions_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by webhook_subscriptions.id
 
 -- Tables and their columns
 table analytics_logs partition by RANGE (created_at)
@@ -44,8 +44,8 @@ table analytics_logs partition by RANGE (created_at)
   counter smallint not null
   created_at timestamp with time zone not null
   id bigint not null default nextval('analytics_logs_id_seq'::regclass)
-  item_id integer
-  store_id integer
+  item_id bigint
+  store_id bigint
   physical_device_id text
   record text not null
 table analytics_logs_default partition of analytics_logs DEFAULT
@@ -53,8 +53,8 @@ table analytics_logs_default partition of analytics_logs DEFAULT
   counter smallint not null
   created_at timestamp with time zone not null
   id bigint not null default nextval('analytics_logs_id_seq'::regclass)
-  item_id integer
-  store_id integer
+  item_id bigint
+  store_id bigint
   physical_device_id text
   record text not null
 table analytics_secrets
@@ -70,7 +70,7 @@ table analytics_trending_weights
   version integer not null default 1
 table assets
   tenant_id integer not null
-  id integer not null default nextval('assets_id_seq'::regclass)
+  id bigint not null default nextval('assets_id_seq'::regclass)
   file_name text not null
   mime_type text not null
   family text not null
@@ -96,24 +96,24 @@ table authorization_codes
   family_id uuid
 table brand_assets
   tenant_id integer not null
-  brand_id integer not null
-  asset_id integer not null
+  brand_id bigint not null
+  asset_id bigint not null
   kind text not null
   is_default boolean not null default false
 table brands
   tenant_id integer not null
-  id integer not null default nextval('brands_id_seq'::regclass)
+  id bigint not null default nextval('brands_id_seq'::regclass)
   name text not null
   version integer not null default 1
 table catalog_exports
   tenant_id integer not null
-  id integer not null default nextval('catalog_exports_id_seq'::regclass)
+  id bigint not null default nextval('catalog_exports_id_seq'::regclass)
   format text not null
   filter jsonb not null
   base_url text not null
   state text not null default 'Queued'::text
   items_written bigint not null default 0
-  asset_id integer
+  asset_id bigint
   asset_url text
   error text
   lease_token uuid
@@ -123,25 +123,25 @@ table catalog_exports
   finished_at timestamp with time zone
 table catalog_import_groups
   tenant_id integer not null
-  import_id integer not null
+  import_id bigint not null
   group_key text not null
-  default_item_id integer not null
+  default_item_id bigint not null
 table catalog_import_results
   tenant_id integer not null
-  import_id integer not null
+  import_id bigint not null
   first_record bigint not null
   body text not null
 table catalog_import_skus
   tenant_id integer not null
-  import_id integer not null
+  import_id bigint not null
   sku text not null
 table catalog_imports
   tenant_id integer not null
-  id integer not null default nextval('catalog_imports_id_seq'::regclass)
+  id bigint not null default nextval('catalog_imports_id_seq'::regclass)
   format text not null
   error_policy text not null
   create_missing boolean not null
-  source_asset_id integer not null
+  source_asset_id bigint not null
   source_bytes bigint not null
   state text not null default 'Queued'::text
   phase text not null default 'Writing'::text
@@ -162,21 +162,21 @@ table catalog_item_counts
   changes bigint not null default 0
 table categories
   tenant_id integer not null
-  id integer not null default nextval('categories_id_seq'::regclass)
+  id bigint not null default nextval('categories_id_seq'::regclass)
   name text not null
   short_description text
   long_description text
-  parent_id integer
+  parent_id bigint
   version integer not null default 1
 table category_assets
   tenant_id integer not null
-  category_id integer not null
-  asset_id integer not null
+  category_id bigint not null
+  asset_id bigint not null
   kind text not null
   is_default boolean not null default false
 table category_metadata
   tenant_id integer not null
-  category_id integer not null
+  category_id bigint not null
   key text not null
   value text not null
 table client_auth_failures
@@ -194,7 +194,7 @@ table coordinator_local_tables
   reason text not null
 table device_types
   tenant_id integer not null
-  id integer not null default nextval('device_types_id_seq'::regclass)
+  id bigint not null default nextval('device_types_id_seq'::regclass)
   description text not null
   updated_at timestamp with time zone not null default now()
 table distribution_pending_keys
@@ -203,13 +203,13 @@ table distribution_pending_keys
   definition text not null
 table dynamic_attribute_types
   tenant_id integer not null
-  id integer not null default nextval('dynamic_attribute_types_id_seq'::regclass)
+  id bigint not null default nextval('dynamic_attribute_types_id_seq'::regclass)
   description text not null
   version integer not null default 1
 table dynamic_attribute_values
   tenant_id integer not null
-  id integer not null default nextval('dynamic_attribute_values_id_seq'::regclass)
-  type_id integer not null
+  id bigint not null default nextval('dynamic_attribute_values_id_seq'::regclass)
+  type_id bigint not null
   value text not null
 table event_feed_heads
   tenant_id integer not null
@@ -257,20 +257,20 @@ table integration_service_names
   owner_tenant_id integer not null
 table item_assets
   tenant_id integer not null
-  item_id integer not null
-  asset_id integer not null
+  item_id bigint not null
+  asset_id bigint not null
   kind text not null
   is_default boolean not null default false
 table item_attributes
   tenant_id integer not null
-  item_id integer not null
-  type_id integer not null
-  value_id integer not null
+  item_id bigint not null
+  type_id bigint not null
+  value_id bigint not null
 table item_prices
   tenant_id integer not null
-  id integer not null default nextval('item_prices_id_seq'::regclass)
-  item_id integer not null
-  price_type_id integer not null
+  id bigint not null default nextval('item_prices_id_seq'::regclass)
+  item_id bigint not null
+  price_type_id bigint not null
   normal_price numeric(14,4) not null
   discount_price numeric(14,4)
 table item_search_counts
@@ -280,17 +280,17 @@ table item_search_counts
   items bigint not null
 table item_search_rows
   tenant_id integer not null
-  item_id integer not null
+  item_id bigint not null
   item_status_id smallint not null
-  default_item_id integer
-  category_id integer
-  brand_id integer
+  default_item_id bigint
+  category_id bigint
+  brand_id bigint
   title_key text not null
   date_added timestamp with time zone not null
   rating numeric(4,2)
-  facet_tag_ids integer[] not null
-  facet_value_ids integer[] not null
-  facet_price_type_ids integer[] not null
+  facet_tag_ids bigint[] not null
+  facet_value_ids bigint[] not null
+  facet_price_type_ids bigint[] not null
   facet_prices double precision[] not null
   search_vector tsvector not null
   title_vector tsvector not null
@@ -299,11 +299,11 @@ table item_search_words
   word text not null
 table item_tags
   tenant_id integer not null
-  item_id integer not null
-  tag_id integer not null
+  item_id bigint not null
+  tag_id bigint not null
 table items
   tenant_id integer not null
-  id integer not null default nextval('items_id_seq'::regclass)
+  id bigint not null default nextval('items_id_seq'::regclass)
   sku text
   rfid text
   uuid text
@@ -313,9 +313,9 @@ table items
   short_description text
   long_description text
   item_status_id smallint not null default 1
-  category_id integer
-  brand_id integer
-  default_item_id integer
+  category_id bigint
+  brand_id bigint
+  default_item_id bigint
   in_stock boolean not null default false
   public_web_link text
   rating numeric(4,2)
@@ -325,9 +325,9 @@ table items
   version integer not null default 1
   document text not null
   search_vector tsvector generated always as (((setweight(to_tsvector('simple'::regconfig, search_fold(((COALESCE(title, ''::text) || ' '::text) || COALESCE(name, ''::text)))), 'A'::"char") || setweight(to_tsvector('simple'::regconfig, search_fold(((COALESCE(sku, ''::text) || ' '::text) || COALESCE(model, ''::text)))), 'B'::"char")) || setweight(to_tsvector('simple'::regconfig, search_fold(((COALESCE(short_description, ''::text) || ' '::text) || COALESCE(long_description, ''::text)))), 'C'::"char"))) stored
-  facet_tag_ids integer[] not null default '{}'::integer[]
-  facet_value_ids integer[] not null default '{}'::integer[]
-  facet_price_type_ids integer[] not null default '{}'::integer[]
+  facet_tag_ids bigint[] not null default '{}'::bigint[]
+  facet_value_ids bigint[] not null default '{}'::bigint[]
+  facet_price_type_ids bigint[] not null default '{}'::bigint[]
   facet_prices double precision[] not null default '{}'::double precision[]
 table job_runs
   queue text not null
@@ -342,7 +342,7 @@ table logical_devices
   id text not null
   physical_device_id text not null
   description text not null
-  device_type_id integer
+  device_type_id bigint
   expiration_date timestamp with time zone
   metadata jsonb not null default '[]'::jsonb
   updated_at timestamp with time zone not null default now()
@@ -418,12 +418,12 @@ table physical_devices
   tenant_id integer not null
   id text not null
   description text
-  store_id integer
+  store_id bigint
   updated_at timestamp with time zone not null default now()
   generation bigint not null default nextval('physical_device_generations'::regclass)
 table price_types
   tenant_id integer not null
-  id integer not null default nextval('price_types_id_seq'::regclass)
+  id bigint not null default nextval('price_types_id_seq'::regclass)
   description text not null
   symbol text not null
   version integer not null default 1
@@ -464,12 +464,15 @@ table sql_code_files
   sha256 text not null
   applied_at timestamp with time zone not null default now()
 table storage_blobs
+  tenant_id integer not null
   sha256 text not null
   size bigint not null
   touched_at timestamp with time zone not null default now()
+table storage_shared_blobs
+  sha256 text not null
 table stores
   tenant_id integer not null
-  id integer not null default nextval('stores_id_seq'::regclass)
+  id bigint not null default nextval('stores_id_seq'::regclass)
   name text not null
   description text
   address text
@@ -479,7 +482,7 @@ table stores
   point cube generated always as (cube(ARRAY[(((6378168)::double precision * cos(radians(latitude))) * cos(radians(longitude))), (((6378168)::double precision * cos(radians(latitude))) * sin(radians(longitude))), ((6378168)::double precision * sin(radians(latitude)))])) stored
 table tags
   tenant_id integer not null
-  id integer not null default nextval('tags_id_seq'::regclass)
+  id bigint not null default nextval('tags_id_seq'::regclass)
   name text not null
   description text
   version integer not null default 1
@@ -490,7 +493,7 @@ table tenants
 table webhook_deliveries
   tenant_id integer not null
   id bigint not null default nextval('webhook_deliveries_id_seq'::regclass)
-  subscription_id integer not null
+  subscription_id bigint not null
   event_position bigint not null
   event_id bigint not null
   event_type text not null
@@ -511,7 +514,7 @@ table webhook_deliveries
   lost_claims integer not null default 0
 table webhook_subscriptions
   tenant_id integer not null
-  id integer not null default nextval('webhook_subscriptions_id_seq'::regclass)
+  id bigint not null default nextval('webhook_subscriptions_id_seq'::regclass)
   url text not null
   event_types text[] not null
   description text
@@ -539,7 +542,7 @@ analytics_trending_weights analytics_trending_weights_pkey PRIMARY KEY (tenant_i
 analytics_trending_weights analytics_trending_weights_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 assets assets_family_check CHECK ((family = ANY (ARRAY['image'::text, 'video'::text, 'document'::text])))
 assets assets_pkey PRIMARY KEY (tenant_id, id)
-assets assets_sha256_fkey FOREIGN KEY (sha256) REFERENCES storage_blobs(sha256) DEFERRABLE
+assets assets_sha256_fkey FOREIGN KEY (tenant_id, sha256) REFERENCES storage_blobs(tenant_id, sha256) DEFERRABLE
 assets assets_size_check CHECK ((size >= 0))
 assets assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 auth_invalidations auth_invalidations_pkey PRIMARY KEY (tenant_id, seq)
@@ -664,9 +667,11 @@ sample_records sample_records_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES 
 schema_migrations schema_migrations_pkey PRIMARY KEY (version)
 signing_keys signing_keys_pkey PRIMARY KEY (kid)
 sql_code_files sql_code_files_pkey PRIMARY KEY (name)
-storage_blobs storage_blobs_pkey PRIMARY KEY (sha256)
+storage_blobs storage_blobs_pkey PRIMARY KEY (tenant_id, sha256)
 storage_blobs storage_blobs_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text))
 storage_blobs storage_blobs_size_check CHECK ((size >= 0))
+storage_shared_blobs storage_shared_blobs_pkey PRIMARY KEY (sha256)
+storage_shared_blobs storage_shared_blobs_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text))
 stores stores_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision)))
 stores stores_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision)))
 stores stores_pkey PRIMARY KEY (tenant_id, id)
@@ -799,8 +804,9 @@ CREATE UNIQUE INDEX schema_migrations_pkey ON public.schema_migrations USING btr
 CREATE UNIQUE INDEX signing_keys_one_active ON public.signing_keys USING btree ((true)) WHERE (retired_at IS NULL);
 CREATE UNIQUE INDEX signing_keys_pkey ON public.signing_keys USING btree (kid);
 CREATE UNIQUE INDEX sql_code_files_pkey ON public.sql_code_files USING btree (name);
-CREATE UNIQUE INDEX storage_blobs_pkey ON public.storage_blobs USING btree (sha256);
-CREATE INDEX storage_blobs_touched ON public.storage_blobs USING btree (touched_at);
+CREATE UNIQUE INDEX storage_blobs_pkey ON public.storage_blobs USING btree (tenant_id, sha256);
+CREATE INDEX storage_blobs_touched ON public.storage_blobs USING btree (tenant_id, touched_at, sha256);
+CREATE UNIQUE INDEX storage_shared_blobs_pkey ON public.storage_shared_blobs USING btree (sha256);
 CREATE UNIQUE INDEX stores_pkey ON public.stores USING btree (tenant_id, id);
 CREATE INDEX stores_point ON public.stores USING gist (tenant_id, point);
 CREATE UNIQUE INDEX tags_name ON public.tags USING btree (tenant_id, lower(name));
@@ -861,7 +867,7 @@ AS $function$
     ',"CreatedDate":"' || to_char((a).created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}'
 $function$
 ;
-CREATE OR REPLACE FUNCTION public.brand_data(p_id integer, p_name text)
+CREATE OR REPLACE FUNCTION public.brand_data(p_id bigint, p_name text)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
@@ -875,7 +881,7 @@ CREATE OR REPLACE FUNCTION public.categories_touch_from_metadata()
 AS $function$
 declare
   v_tenant integer;
-  v_categories integer[];
+  v_categories bigint[];
 begin
   for v_tenant, v_categories in
     select tenant_id, array_agg(distinct category_id) from changed group by tenant_id
@@ -885,7 +891,7 @@ begin
   return null;
 end $function$
 ;
-CREATE OR REPLACE FUNCTION public.category_data(p_id integer, p_name text, p_short_description text, p_long_description text, p_parent_id integer, p_metadata json)
+CREATE OR REPLACE FUNCTION public.category_data(p_id bigint, p_name text, p_short_description text, p_long_description text, p_parent_id bigint, p_metadata json)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
@@ -895,7 +901,7 @@ AS $function$
     'CategoryMetadata', coalesce(p_metadata, '[]'::json))::text
 $function$
 ;
-CREATE OR REPLACE FUNCTION public.category_metadata_json(p_tenant integer, p_categories integer[], OUT category_ids integer[], OUT metadata json[])
+CREATE OR REPLACE FUNCTION public.category_metadata_json(p_tenant integer, p_categories bigint[], OUT category_ids bigint[], OUT metadata json[])
  RETURNS record
  LANGUAGE plpgsql
  STABLE
@@ -1046,7 +1052,7 @@ CREATE OR REPLACE FUNCTION public.events_of_brand_assets()
 AS $function$
 declare
   v_tenant integer;
-  v_brands integer[];
+  v_brands bigint[];
   v_tenants integer[];
   v_ids text[];
   v_data text[];
@@ -1080,8 +1086,8 @@ CREATE OR REPLACE FUNCTION public.events_of_categories()
 AS $function$
 declare
   v_tenant integer;
-  v_categories integer[];
-  v_with integer[];
+  v_categories bigint[];
+  v_with bigint[];
   v_metadata json[];
   v_ids text[];
   v_data text[];
@@ -1102,8 +1108,8 @@ CREATE OR REPLACE FUNCTION public.events_of_category_assets()
 AS $function$
 declare
   v_tenant integer;
-  v_categories integer[];
-  v_with integer[];
+  v_categories bigint[];
+  v_with bigint[];
   v_metadata json[];
   v_ids text[];
   v_data text[];
@@ -1156,7 +1162,7 @@ CREATE OR REPLACE FUNCTION public.events_of_item_assets()
 AS $function$
 declare
   v_tenant integer;
-  v_items integer[];
+  v_items bigint[];
   v_tenants integer[];
   v_ids text[];
   v_data text[];
@@ -1270,7 +1276,59 @@ begin
   execute format('alter table %s alter column %I set default nextval(%L::regclass)', tbl, col, seq);
 end $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_attribute_json(p_type_id integer, p_value_id integer, p_value text, p_type_name text)
+CREATE OR REPLACE FUNCTION public.ids_to_bigint(tbl regclass, cols text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  col text;
+  seq text;
+  fresh text;
+  last bigint;
+  called boolean;
+  col_type text;
+  col_default text;
+  numbered text[] := '{}';
+  changes text[] := '{}';
+begin
+  foreach col in array cols loop
+    select format_type(a.atttypid, null), pg_get_expr(d.adbin, d.adrelid) into col_type, col_default
+      from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+     where a.attrelid = tbl and a.attname = col and not a.attisdropped;
+    if col_type is null then
+      raise exception 'ids_to_bigint: % has no column %', tbl, col;
+    end if;
+    seq := pg_get_serial_sequence(tbl::text, col);
+    if seq is not null then
+      fresh := (select relname from pg_class where oid = seq::regclass) || '_bigint';
+      execute format('select last_value, is_called from %s', seq) into last, called;
+      execute format('create sequence %I as bigint', fresh);
+      perform setval(quote_ident(fresh), last, called);
+      execute format('alter table %s alter column %I drop default', tbl, col);
+      execute format('drop sequence %s', seq);
+      numbered := numbered || array[col, fresh];
+      changes := changes || format('alter column %I type bigint', col);
+    elsif col_type = 'integer' and col_default is null then
+      changes := changes || format('alter column %I type bigint', col);
+    elsif col_type = 'integer[]' and col_default is null then
+      changes := changes || format('alter column %I type bigint[]', col);
+    elsif col_type = 'integer[]' and col_default = '''{}''::integer[]' then
+      changes := changes || format('alter column %I type bigint[], alter column %I set default ''{}''', col, col);
+    else
+      raise exception 'ids_to_bigint: %.% is % with default %', tbl, col, col_type, col_default;
+    end if;
+  end loop;
+  execute format('alter table %s %s', tbl, array_to_string(changes, ', '));
+  -- Owned before it is the default: Citus refuses OWNED BY on a sequence it has distributed.
+  for i in 1 .. coalesce(cardinality(numbered), 0) by 2 loop
+    execute format('alter sequence %I owned by %s.%I', numbered[i + 1], tbl, numbered[i]);
+    execute format('alter table %s alter column %I set default nextval(%L::regclass)',
+                   tbl, numbered[i], numbered[i + 1]);
+    execute format('alter sequence %I rename to %I', numbered[i + 1], left(numbered[i + 1], -length('_bigint')));
+  end loop;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.item_attribute_json(p_type_id bigint, p_value_id bigint, p_value text, p_type_name text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -1309,7 +1367,7 @@ begin
     i.public_web_link, i.rating, i.like_count, i.date_added, i.date_modified, v_prices, v_attributes, v_tags);
 end $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_document_text(p_id integer, p_sku text, p_rfid text, p_uuid text, p_name text, p_title text, p_model text, p_short_description text, p_long_description text, p_item_status_id smallint, p_category_id integer, p_brand_id integer, p_default_item_id integer, p_in_stock boolean, p_public_web_link text, p_rating numeric, p_like_count integer, p_date_added timestamp with time zone, p_date_modified timestamp with time zone, p_prices text, p_attributes text, p_tags text)
+CREATE OR REPLACE FUNCTION public.item_document_text(p_id bigint, p_sku text, p_rfid text, p_uuid text, p_name text, p_title text, p_model text, p_short_description text, p_long_description text, p_item_status_id smallint, p_category_id bigint, p_brand_id bigint, p_default_item_id bigint, p_in_stock boolean, p_public_web_link text, p_rating numeric, p_like_count integer, p_date_added timestamp with time zone, p_date_modified timestamp with time zone, p_prices text, p_attributes text, p_tags text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -1328,7 +1386,7 @@ AS $function$
     '","DateModified":"' || to_char(p_date_modified at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}')
 $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_price_json(p_id integer, p_item_id integer, p_normal numeric, p_discount numeric, p_type_id integer, p_symbol text)
+CREATE OR REPLACE FUNCTION public.item_price_json(p_id bigint, p_item_id bigint, p_normal numeric, p_discount numeric, p_type_id bigint, p_symbol text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -1431,7 +1489,7 @@ begin
   return item_search_scoped_query(p_tenant, to_tsquery('simple', array_to_string(v_terms, ' & ')));
 end $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_search_row(p_tenant integer, p_id integer, p_status smallint, p_default_item integer, p_category integer, p_brand integer, p_title text, p_name text, p_date_added timestamp with time zone, p_rating numeric, p_tag_ids integer[], p_value_ids integer[], p_price_type_ids integer[], p_prices double precision[], p_vector tsvector)
+CREATE OR REPLACE FUNCTION public.item_search_row(p_tenant integer, p_id bigint, p_status smallint, p_default_item bigint, p_category bigint, p_brand bigint, p_title text, p_name text, p_date_added timestamp with time zone, p_rating numeric, p_tag_ids bigint[], p_value_ids bigint[], p_price_type_ids bigint[], p_prices double precision[], p_vector tsvector)
  RETURNS item_search_rows
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
@@ -1449,7 +1507,7 @@ CREATE OR REPLACE FUNCTION public.item_search_rows_deleted()
 AS $function$
 declare
   v_tenant integer;
-  v_items integer[];
+  v_items bigint[];
   v_statuses smallint[];
   v_masters boolean[];
 begin
@@ -1537,15 +1595,15 @@ begin
   return null;
 end $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_search_sample_level(p_item integer)
+CREATE OR REPLACE FUNCTION public.item_search_sample_level(p_item bigint)
  RETURNS integer
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE STRICT
 AS $function$
-  select least(10, coalesce(nullif(position('1' in ((p_item::bigint * 2654435761)::bit(32))::text), 0) - 1, 32))
+  select least(10, coalesce(nullif(position('1' in (((p_item::numeric * 2654435761) % 4294967296)::bigint::bit(32))::text), 0) - 1, 32))
 $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_search_sample_marks(p_item integer)
+CREATE OR REPLACE FUNCTION public.item_search_sample_marks(p_item bigint)
  RETURNS tsvector
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE STRICT
@@ -1616,7 +1674,7 @@ begin
   return null;
 end $function$
 ;
-CREATE OR REPLACE FUNCTION public.item_tag_json(p_id integer, p_name text, p_description text)
+CREATE OR REPLACE FUNCTION public.item_tag_json(p_id bigint, p_name text, p_description text)
  RETURNS text
  LANGUAGE sql
  STABLE PARALLEL SAFE
@@ -1684,7 +1742,7 @@ CREATE OR REPLACE FUNCTION public.items_refresh_from_new()
 AS $function$
 declare
   v_tenant integer;
-  v_items integer[];
+  v_items bigint[];
 begin
   for v_tenant, v_items in
     select tenant_id, array_agg(distinct item_id) from changed group by tenant_id

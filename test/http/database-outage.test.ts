@@ -24,6 +24,7 @@ describe.skipIf(!onPostgres)('database outage', () => {
   let host: string;
   let token: string;
   let priceTypeId: number;
+  let requestToken: () => Promise<LightMyRequestResponse>;
 
   const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
     app.inject({
@@ -66,17 +67,18 @@ describe.skipIf(!onPostgres)('database outage', () => {
     await app.ready();
     const { bootstrapApp } = await services.tenants.create('outage');
     host = `outage.${config.apiHost}`;
-    const issued = await app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: {
-        host,
-        authorization: basicAuth(bootstrapApp.ApplicationId, bootstrapApp.ApplicationSecret!),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: 'grant_type=client_credentials',
-    });
-    token = issued.json<{ access_token: string }>().access_token;
+    requestToken = () =>
+      app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: {
+          host,
+          authorization: basicAuth(bootstrapApp.ApplicationId, bootstrapApp.ApplicationSecret!),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: 'grant_type=client_credentials',
+      });
+    token = (await requestToken()).json<{ access_token: string }>().access_token;
     const priceType = await call('POST', '/private/catalog/pricetype', {
       Description: 'Retail',
       PriceTypeSymbol: 'EUR',
@@ -108,6 +110,8 @@ describe.skipIf(!onPostgres)('database outage', () => {
     await proxy.cut();
     expectUnavailable(await call('GET', `/private/catalog/item/${itemId}`));
     expectUnavailable(await createItem('During the outage'));
+    // The token endpoint too (its other errors have RFC 6749 bodies): never a 500 server_error.
+    expectUnavailable(await requestToken());
     const readiness = await ready();
     expect(readiness.statusCode).toBe(503);
     expect(readiness.json()).toMatchObject({ Status: 'database unreachable' });

@@ -37,8 +37,11 @@ export const NAMED_SUITES = {
     'test/modules/catalog/imports/imports-large.test.ts',
     'test/http/linear-expressions.test.ts',
   ],
-  /** A tenant's shards moved between Citus workers under two servers' writes (Citus only). */
-  citus: ['test/reliability/citus-tenant-move.test.ts'],
+  /**
+   * A tenant's shards moved between Citus workers under two servers' writes, and one worker made
+   * unreachable (Citus only).
+   */
+  citus: ['test/reliability/citus-{tenant-move,fault-isolation}.test.ts'],
   /** The generated TypeScript client, Postman (newman) and Prism against a running server. */
   clients: ['test/clients/*.test.ts'],
 } as const;

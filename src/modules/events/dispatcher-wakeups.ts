@@ -22,25 +22,33 @@ export type WakeState = 'polling only' | 'connecting' | 'listening' | 'lost' | '
 
 export interface WakeupOptions {
   mode: WakeMode;
-  /** For the log: how often the dispatcher polls when nothing wakes it. */
+  /** For the log: how often the dispatcher polls while no wake can come. */
   pollingIntervalMs: number;
   /** The pause before connecting again after the listening connection was lost. */
   retryMs?: number;
   log: () => FastifyBaseLogger | undefined;
 }
 
+/** What the wakes are for: running a dispatcher round soon, and whether wakes come now. */
+export interface Wakeable {
+  wake(): void;
+  /** While wakes come, an idle dispatcher polls far less often (dispatcher.ts). */
+  setWakesCome(coming: boolean): void;
+}
+
 export class DispatcherWakeups {
   private readonly db: DatabaseHandle;
+  private readonly dispatcher: Wakeable;
   private readonly wake: () => void;
   private readonly options: WakeupOptions;
   private stopping: (() => Promise<void>) | undefined;
   private _state: WakeState = 'polling only';
   private _notifications = 0;
 
-  /** `wake`: what runs a dispatcher round soon (Dispatcher.wake). */
-  constructor(db: DatabaseHandle, wake: () => void, options: WakeupOptions) {
+  constructor(db: DatabaseHandle, dispatcher: Wakeable, options: WakeupOptions) {
     this.db = db;
-    this.wake = wake;
+    this.dispatcher = dispatcher;
+    this.wake = () => dispatcher.wake();
     this.options = options;
   }
 
@@ -63,6 +71,7 @@ export class DispatcherWakeups {
       const stop = this.db.afterCommit?.(this.wake);
       if (!stop) return;
       this._state = 'after own commits';
+      this.dispatcher.setWakesCome(true);
       this.stopping = async () => stop();
       return;
     }
@@ -79,9 +88,11 @@ export class DispatcherWakeups {
           if (this._state === 'lost')
             this.options.log()?.info('webhook dispatcher listening for commits again');
           this._state = 'listening';
+          this.dispatcher.setWakesCome(true);
           this.wake();
         },
         lost: (error) => {
+          this.dispatcher.setWakesCome(false);
           if (this._state !== 'lost')
             this.options
               .log()
@@ -100,6 +111,7 @@ export class DispatcherWakeups {
     const stopping = this.stopping;
     this.stopping = undefined;
     this._state = 'polling only';
+    this.dispatcher.setWakesCome(false);
     await stopping?.();
   }
 }

@@ -15,9 +15,14 @@
 //    failing for disableAfterMs is disabled and its owner told through the outbox.
 //
 // A round runs as soon as a wake comes (dispatcher-wakeups.ts: a commit that recorded events,
-// whichever instance or process made it; on Citus, a commit of this instance), and otherwise
-// every pollingIntervalMs. A wake on every instance at once sends nothing twice: fan-out and
-// claims skip what another instance holds.
+// whichever instance or process made it; on Citus, a commit of this instance; a send recorded),
+// at the time the last round found the next retry or lease due, and otherwise every
+// pollingIntervalMs (30 s by default while wakes come, so that an idle instance reads every
+// shard twice a minute, not every second: docs/operations.md, "Citus"), or every
+// unwokenPollingIntervalMs while they do not. A wake on every instance at once sends nothing
+// twice: fan-out and claims skip what another instance holds. The searches across tenants read
+// all of them at once, or each Citus worker's on their own while one cannot be reached
+// (dispatcher-scopes.ts).
 //
 // A sender killed mid-delivery leaves its lease to expire; the delivery is then claimed again
 // (at-least-once), and the lost claim is counted: a delivery whose sends ended their process
@@ -28,8 +33,10 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import type { Resolver } from './address-guard.ts';
 import type { DeliveryPolicy } from './delivery-policy.ts';
 import { recordResult, type DisablingNeeds } from './delivery-results.ts';
-import { eventId, eventJson, placeEvents, type EventRow } from './event-feed.ts';
-import { matchesPatterns } from './event-types.ts';
+import { ScanScopes, type Scope } from './dispatcher-scopes.ts';
+import { claimDue, nextDue, type Claimed } from './dispatcher-claims.ts';
+import { fanOutEvents, placeWaitingEvents } from './dispatcher-fan-out.ts';
+import { eventId, eventJson } from './event-feed.ts';
 import { sendWebhook, type SendResult } from './webhook-sender.ts';
 
 export type DispatcherNeeds = DisablingNeeds;
@@ -40,31 +47,19 @@ export interface DispatcherOptions {
   resolve: Resolver;
   allowedHosts: readonly string[];
   timeoutMs: number;
+  /** How often a round runs when nothing wakes the dispatcher while wakes come. */
   pollingIntervalMs: number;
+  /**
+   * How often a round runs while no wake can come (polling only, a listening connection lost,
+   * before it listens), after a round that failed, and while a Citus worker cannot be reached.
+   */
+  unwokenPollingIntervalMs: number;
   concurrency: number;
   /** Claims lost with their sender's process after which a delivery is given up. */
   crashLimit: number;
   log: () => FastifyBaseLogger | undefined;
 }
 
-interface Claimed extends EventRow {
-  tenantId: number;
-  deliveryId: string;
-  subscriptionId: number;
-  url: string;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: Date | null;
-  attempts: number;
-  /** Earlier claims whose lease ran out with no result: their sender's process ended. */
-  lostClaims: number;
-  firstAttemptAt: Date;
-  /** False when the event is no longer kept (older than the retention period). */
-  eventKept: boolean;
-}
-
-/** Events scanned per subscription per fan-out statement. */
-const FAN_OUT_BATCH = 1000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /**
  * The least time from the start of one round to the start of a round a wake begins: every
@@ -88,11 +83,24 @@ export class Dispatcher {
   private woken = false;
   private roundStartedAt = 0;
   private lastPrune = 0;
+  private readonly scopes: ScanScopes;
+  /** Whether wakes come (dispatcher-wakeups.ts says). */
+  private wakesCome = false;
+  /** The earliest time (clock ms) a delivery the last round saw becomes due, if any. */
+  private nextDueAt: number | undefined;
+  /** Whether the last round failed, or left out the tenants of a worker that did not answer. */
+  private lastRoundIncomplete = false;
 
   constructor(db: DatabaseHandle, needs: DispatcherNeeds, options: DispatcherOptions) {
     this.db = db;
     this.needs = needs;
     this.options = options;
+    this.scopes = new ScanScopes(db, options.log);
+  }
+
+  /** Told whether wakes come now: while they do, an idle dispatcher polls far less often. */
+  setWakesCome(coming: boolean): void {
+    this.wakesCome = coming;
   }
 
   start(): void {
@@ -132,19 +140,33 @@ export class Dispatcher {
       try {
         busy = await this.step();
       } catch (error) {
+        this.lastRoundIncomplete = true;
         this.options.log()?.error({ err: error }, 'webhook dispatcher step failed');
       }
       if (this.stopped) break;
       if (this.inFlight.size >= this.options.concurrency) {
         await Promise.race(this.inFlight);
       } else if (!busy) {
-        // Polling is what finds work when no wake comes: writes of a process that does not
-        // announce them, due retries, a listening connection that was lost.
-        await this.sleep(this.options.pollingIntervalMs, true);
+        await this.sleep(this.idleMs(), true);
         const gap = this.roundStartedAt + WAKE_GAP_MS - performance.now();
         if (gap > 0 && !this.stopped) await this.sleep(gap, false);
       }
     }
+  }
+
+  /**
+   * How long an idle dispatcher waits for a wake before it looks by itself: until the next retry
+   * or lease the last round saw is due, and at most the polling interval. Polling is what finds
+   * work no wake announced: writes of a process that does not announce them (on Citus, other
+   * processes'), a delivery another instance left, what a listening connection missed while lost.
+   */
+  private idleMs(): number {
+    const poll =
+      this.wakesCome && !this.lastRoundIncomplete
+        ? this.options.pollingIntervalMs
+        : this.options.unwokenPollingIntervalMs;
+    if (this.nextDueAt === undefined) return poll;
+    return Math.min(poll, Math.max(0, this.nextDueAt - this.options.clock().getTime()));
   }
 
   /** Waits ms, or less when stop() ends it or, if `wakeable`, a wake (one that came already too). */
@@ -163,25 +185,48 @@ export class Dispatcher {
     });
   }
 
-  /** One round: prune when due, fan out, claim and start sends. Answers whether it found work. */
+  /**
+   * One round: prune when due, fan out, claim and start sends, and, when nothing was due, find
+   * when the next delivery will be. Answers whether it found work.
+   */
   async step(): Promise<boolean> {
     const now = this.options.clock();
     if (now.getTime() - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = now.getTime();
-      await this.prune(now);
+      // Across tenants (every shard on Citus): a failure waits for the next hour, and holds
+      // back no webhook.
+      await this.prune(now).catch((error: unknown) =>
+        this.options.log()?.warn({ err: error }, 'pruning old events and deliveries failed'),
+      );
     }
-    const fanned = await this.fanOut(now);
-    const free = this.options.concurrency - this.inFlight.size;
-    const claimed = free > 0 ? await this.claim(now, free) : [];
-    for (const delivery of claimed) {
-      const sending: Promise<void> = this.deliver(delivery)
-        .catch((error: unknown) =>
-          this.options.log()?.error({ err: error }, 'recording a webhook delivery failed'),
-        )
-        .finally(() => this.inFlight.delete(sending));
-      this.inFlight.add(sending);
-    }
-    return fanned > 0 || claimed.length > 0;
+    let free = this.options.concurrency - this.inFlight.size;
+    const { results, unreachable } = await this.scopes.run(async (scope) => {
+      const fanned = await this.fanOut(now, scope);
+      const claimed = free > 0 ? await this.claim(now, free, scope) : [];
+      free -= claimed.length;
+      // Started at once: a later search that fails strands no lease.
+      for (const delivery of claimed) this.send(delivery);
+      const nextDue = claimed.length === 0 ? await this.nextDue(now, scope) : undefined;
+      return { found: fanned > 0 || claimed.length > 0, nextDue };
+    });
+    this.lastRoundIncomplete = unreachable > 0;
+    const dues = results.flatMap((r) => (r.nextDue === undefined ? [] : [r.nextDue]));
+    this.nextDueAt = dues.length > 0 ? Math.min(...dues) : undefined;
+    return results.some((r) => r.found);
+  }
+
+  private send(delivery: Claimed): void {
+    const sending: Promise<void> = this.deliver(delivery)
+      .catch((error: unknown) =>
+        this.options.log()?.error({ err: error }, 'recording a webhook delivery failed'),
+      )
+      .finally(() => this.inFlight.delete(sending));
+    this.inFlight.add(sending);
+  }
+
+  /** When the next delivery not due now becomes due (dispatcher-claims.ts). */
+  nextDue(now: Date, scope?: Scope): Promise<number | undefined> {
+    return nextDue(this.db, now, scope);
   }
 
   /** Removes events and delivery records older than the retention period. */
@@ -194,111 +239,22 @@ export class Dispatcher {
     );
   }
 
-  /** Gives every tenant's committed events that wait for a feed position theirs. */
-  async place(): Promise<void> {
-    const waiting = await this.db.query<{ tenantId: number }>(
-      'select distinct tenant_id as "tenantId" from events where position is null',
-    );
-    for (const { tenantId } of waiting) await placeEvents(this.db, tenantId);
+  /** Gives the committed events that wait for a feed position theirs, tenant by tenant. */
+  place(scope?: Scope): Promise<void> {
+    return placeWaitingEvents(this.db, scope);
   }
 
   /**
    * Places the events waiting for a position, then turns new events into deliveries for every
    * subscription that has some; answers how many events it scanned.
    */
-  async fanOut(now: Date): Promise<number> {
-    await this.place();
-    const behind = await this.db.query<{ tenantId: number; id: number }>(
-      `select s.tenant_id as "tenantId", s.id from webhook_subscriptions s
-        where s.enabled and exists (select 1 from events e
-          where e.tenant_id = s.tenant_id and e.position is not null
-            and (e.position, e.id) > (s.cursor_position, s.cursor_id))`,
-    );
-    let scanned = 0;
-    for (const { tenantId, id } of behind) {
-      const [row] = await this.db.query<{ n: number }>(
-        `with sub as (
-           select tenant_id, id, event_types, cursor_position, cursor_id from webhook_subscriptions
-            where tenant_id = $1 and id = $2 and enabled for update skip locked),
-         scanned as (
-           select e.tenant_id, e.position, e.id, e.type, e.resource, e.resource_id, e.occurred_at
-             from sub s join events e on e.tenant_id = s.tenant_id
-              and (e.position, e.id) > (s.cursor_position, s.cursor_id)
-            where e.tenant_id = $1 and e.position is not null
-            order by e.position, e.id limit ${FAN_OUT_BATCH}),
-         queued as (
-           insert into webhook_deliveries (tenant_id, subscription_id, event_position, event_id, event_type,
-               resource, resource_id, occurred_at, next_attempt_at, created_at)
-           select e.tenant_id, s.id, e.position, e.id, e.type, e.resource, e.resource_id, e.occurred_at, $3, $3
-             from scanned e cross join sub s
-            where ${matchesPatterns('e.type', 's.event_types')}
-            order by e.position, e.id
-           returning 1),
-         last as (select position, id from scanned order by position desc, id desc limit 1),
-         moved as (
-           update webhook_subscriptions w set cursor_position = last.position, cursor_id = last.id
-             from last where w.tenant_id = $1 and w.id = $2 returning 1)
-         select ((select count(*) from scanned) + 0 * (select count(*) from queued) + 0 * (select count(*) from moved))::int as n`,
-        [tenantId, id, now],
-      );
-      scanned += row?.n ?? 0;
-    }
-    return scanned;
+  fanOut(now: Date, scope?: Scope): Promise<number> {
+    return fanOutEvents(this.db, now, scope);
   }
 
-  /** Leases up to `limit` due deliveries (see the top of this file). */
-  async claim(now: Date, limit: number): Promise<Claimed[]> {
-    const due = await this.db.query<{ tenantId: number; id: string }>(
-      `select d.tenant_id as "tenantId", d.id::text as id from webhook_deliveries d
-         join webhook_subscriptions s on s.tenant_id = d.tenant_id and s.id = d.subscription_id and s.enabled
-        where d.state = 'pending' and d.next_attempt_at <= $1
-          and (d.claimed_until is null or d.claimed_until <= $1)
-          and not exists (select 1 from webhook_deliveries p
-            where p.tenant_id = d.tenant_id and p.subscription_id = d.subscription_id
-              and p.resource = d.resource and p.resource_id = d.resource_id
-              and p.state = 'pending' and p.id < d.id)
-        order by d.next_attempt_at, d.id limit $2`,
-      [now, limit],
-    );
-    const byTenant = Map.groupBy(due, (d) => d.tenantId);
-    const leased: Claimed[] = [];
-    for (const [tenantId, deliveries] of byTenant)
-      leased.push(
-        ...(await this.lease(
-          tenantId,
-          deliveries.map((d) => d.id),
-          now,
-        )),
-      );
-    return leased;
-  }
-
-  /** Leases those of the tenant's deliveries that no other sender has leased meanwhile. */
-  private lease(tenantId: number, ids: string[], now: Date): Promise<Claimed[]> {
-    const leaseUntil = new Date(now.getTime() + this.options.policy.leaseMs);
-    return this.db.query<Claimed>(
-      `with due as (
-         select d.id, e.data, e.id is not null as kept from webhook_deliveries d
-           left join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
-          where d.tenant_id = $1 and d.id = any($2::bigint[]) and d.state = 'pending'
-            and (d.claimed_until is null or d.claimed_until <= $3)
-          for update of d skip locked)
-       update webhook_deliveries d
-          set claimed_until = $4, attempts = d.attempts + 1,
-              lost_claims = d.lost_claims + case when d.claimed_until is null then 0 else 1 end,
-              first_attempt_at = coalesce(d.first_attempt_at, $3), last_attempt_at = $3
-         from due, webhook_subscriptions s, tenants t
-        where d.tenant_id = $1 and d.id = due.id
-          and s.tenant_id = $1 and s.id = d.subscription_id and t.id = $1
-        returning d.tenant_id as "tenantId", d.id::text as "deliveryId", d.subscription_id as "subscriptionId",
-          s.url, s.secret, s.previous_secret as "previousSecret",
-          s.previous_secret_expires_at as "previousSecretExpiresAt",
-          d.attempts, d.lost_claims as "lostClaims", d.first_attempt_at as "firstAttemptAt",
-          due.kept as "eventKept",
-          d.event_position::text as position, d.event_id::text as seq, d.event_type as type, t.name as tenant,
-          d.occurred_at as "occurredAt", d.resource, d.resource_id as "resourceId", due.data`,
-      [tenantId, ids, now, leaseUntil],
-    );
+  /** Leases up to `limit` due deliveries (dispatcher-claims.ts). */
+  claim(now: Date, limit: number, scope?: Scope): Promise<Claimed[]> {
+    return claimDue(this.db, now, limit, this.options.policy.leaseMs, scope);
   }
 
   private async deliver(delivery: Claimed): Promise<void> {

@@ -60,6 +60,11 @@ export function createEventsModule(
     clock,
   });
   const deliveries = new DeliveryLog(database, subscriptions, clock);
+  // While no wake can come, a round every second at most (polling only: as set).
+  const unwokenPollingIntervalMs =
+    config.webhookWake === 'poll'
+      ? config.webhookPollingIntervalMs
+      : Math.min(config.webhookPollingIntervalMs, 1000);
   const dispatcher = new Dispatcher(
     database,
     {
@@ -73,14 +78,15 @@ export function createEventsModule(
       allowedHosts: config.webhookAllowedHosts,
       timeoutMs,
       pollingIntervalMs: config.webhookPollingIntervalMs,
+      unwokenPollingIntervalMs,
       concurrency: config.webhookConcurrency,
       crashLimit: config.jobCrashLimit,
       log: context.log,
     },
   );
-  const wakeups = new DispatcherWakeups(database, () => dispatcher.wake(), {
+  const wakeups = new DispatcherWakeups(database, dispatcher, {
     mode: config.webhookWake,
-    pollingIntervalMs: config.webhookPollingIntervalMs,
+    pollingIntervalMs: unwokenPollingIntervalMs,
     ...(options.listenRetryMs === undefined ? {} : { retryMs: options.listenRetryMs }),
     log: context.log,
   });

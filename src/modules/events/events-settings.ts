@@ -13,7 +13,13 @@ export interface EventsSettings {
   webhookAllowedHosts: string[];
   /** How long one webhook delivery may take (connect to end of the answer). */
   webhookTimeoutSeconds: number;
-  /** How often an idle webhook dispatcher looks for events and due deliveries. */
+  /**
+   * How often an idle webhook dispatcher looks for events and due deliveries by itself, besides
+   * its wakes (a commit, a send recorded) and the next retry's due time: 30 s by default when
+   * commits wake it (WEBHOOK_WAKE=commit: polling finds only what no wake announced), 1 s with
+   * WEBHOOK_WAKE=poll. While wakes cannot come (a listening connection lost) it polls at most
+   * every second.
+   */
   webhookPollingIntervalMs: number;
   /**
    * `commit`: a commit that recorded events wakes the dispatchers (LISTEN/NOTIFY; on Citus each
@@ -26,11 +32,18 @@ export interface EventsSettings {
 }
 
 export function eventsSettings(env: Env): EventsSettings {
+  const webhookWake = oneOf<WakeMode>(env, 'WEBHOOK_WAKE', ['commit', 'poll'], 'commit');
   return {
     webhookAllowedHosts: hostPortList(env, 'WEBHOOK_ALLOWED_HOSTS'),
     webhookTimeoutSeconds: integer(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 60),
-    webhookPollingIntervalMs: integer(env, 'WEBHOOK_POLLING_INTERVAL_MS', 1000, 10, 60_000),
-    webhookWake: oneOf(env, 'WEBHOOK_WAKE', ['commit', 'poll'], 'commit'),
+    webhookPollingIntervalMs: integer(
+      env,
+      'WEBHOOK_POLLING_INTERVAL_MS',
+      webhookWake === 'commit' ? 30_000 : 1000,
+      10,
+      60_000,
+    ),
+    webhookWake,
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
   };
 }

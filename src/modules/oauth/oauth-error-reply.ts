@@ -1,7 +1,8 @@
 // The token endpoint's errors answer RFC 6749 §5.2 bodies, not the API's, with no-store.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/connection-loss.ts';
 import { knownApiError } from '../../http/domain-errors.ts';
-import { sendError } from '../../http/error-handler.ts';
+import { sendError, toApiError } from '../../http/error-handler.ts';
 import { OAuthError, invalidRequest, oauthErrors } from './oauth-errors.ts';
 import { FORM, FORM_BODY_LIMIT_BYTES } from './token-schemas.ts';
 
@@ -42,6 +43,9 @@ export function oauthErrorHandler(
   const known = knownApiError(error);
   if (known && (known.statusCode === 404 || known.statusCode === 406))
     return sendError(reply, known);
+  // The database (on Citus, the tenant's worker) cannot be reached: 503 with Retry-After and the
+  // API's body, as every route answers it (docs/operations.md, "Fault isolation").
+  if (isDatabaseUnavailable(error)) return sendError(reply, toApiError(error));
   if (error.validation || known || (error.statusCode ?? 500) < 500) {
     return sendOAuthError(reply, invalidRequest(`The request is not valid: ${error.message}`));
   }

@@ -23,9 +23,30 @@ export class VerifiedTokenCache {
   });
   /** Bumped by every invalidation, so a verification that raced one does not cache its result. */
   generation = 0;
+  /**
+   * While other instances' invalidations cannot be read (the poll fails: on Citus, a worker
+   * down), nothing is answered from the cache or kept in it: every token is checked against the
+   * database, its own tenant's rows, so a token revoked elsewhere is refused at once.
+   */
+  private suspended = false;
 
   get(token: string): CachedToken | undefined {
-    return this.cache.get(token);
+    return this.suspended ? undefined : this.cache.get(token);
+  }
+
+  /** Empties the cache and keeps it empty until resume() (see `suspended`). */
+  suspend(): void {
+    this.generation++;
+    this.suspended = true;
+    this.cache.clear();
+  }
+
+  resume(): void {
+    this.suspended = false;
+  }
+
+  get isSuspended(): boolean {
+    return this.suspended;
   }
 
   delete(token: string): void {
@@ -33,6 +54,7 @@ export class VerifiedTokenCache {
   }
 
   set(token: string, entry: CachedToken, ttl: number): void {
+    if (this.suspended) return;
     this.cache.set(token, entry, { ttl });
     this.index(token, entry.principal);
   }

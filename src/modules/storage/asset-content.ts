@@ -16,6 +16,7 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=86400';
 const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 const etagOf = (content: AssetContent) => `"${content.sha256}"`;
+const keyOf = (content: AssetContent) => ({ tenantId: content.tenantId, sha256: content.sha256 });
 
 function matchesAny(header: string, etag: string): boolean {
   return header
@@ -110,7 +111,7 @@ export async function sendAssetContent(
   async function* parts() {
     for (const [index, range] of ranges!.entries()) {
       yield Buffer.from(partHeaders[index]!);
-      for await (const chunk of await store.read(content.sha256, range)) yield chunk as Buffer;
+      for await (const chunk of await store.read(keyOf(content), range)) yield chunk as Buffer;
     }
     yield Buffer.from(closing);
   }
@@ -128,7 +129,7 @@ async function open(
   range: ByteRange,
 ): Promise<Readable> {
   try {
-    return await store.read(content.sha256, range);
+    return await store.read(keyOf(content), range);
   } catch (error) {
     if (error instanceof BlobMissingError) reply.removeHeader('ETag').removeHeader('Cache-Control');
     throw error;

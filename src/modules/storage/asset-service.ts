@@ -1,5 +1,7 @@
 // Assets: uploads into the blob store, their rows, and the lookup behind AssetUrl. Every query is
-// scoped by tenant; blobs are shared by content (see the migration) and removed by the collector.
+// scoped by tenant, the blobs' rows too: equal bytes are one blob within a tenant (migration
+// 0310), so an upload writes its own tenant's rows alone (on Citus, its own worker). Blobs no
+// asset uses are removed by the collector.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -8,7 +10,7 @@ import type { DatabaseHandle, RawSql } from '../../db/database.ts';
 import { DomainError } from '../../domain/domain-error.ts';
 import { translatingConstraints } from '../../db/constraint-translation.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobKey, BlobStore } from './blob-store.ts';
 import { checkImageContent, familyOf, parseMimeType, type AssetFamily } from './content-check.ts';
 import { spool, spoolBuffer, type Spooled } from './spool.ts';
 import { assetInUse, assetNotFound, emptyAsset, invalidFileName } from './storage-errors.ts';
@@ -42,6 +44,7 @@ interface AssetRow {
 
 /** What AssetUrl serves: enough to answer without reading the bytes. */
 export interface AssetContent {
+  tenantId: number;
   sha256: string;
   size: number;
   mimeType: string;
@@ -133,11 +136,11 @@ export class AssetService {
       // Touched before the bytes go in: the collector leaves a blob alone for a grace period
       // after its last touch, so it cannot remove these bytes before the asset row refers to them.
       await this.db.query(
-        `insert into storage_blobs (sha256, size, touched_at) values ($1, $2, now())
-         on conflict (sha256) do update set touched_at = excluded.touched_at`,
-        [spooled.sha256, spooled.size],
+        `insert into storage_blobs (tenant_id, sha256, size, touched_at) values ($1, $2, $3, now())
+         on conflict (tenant_id, sha256) do update set touched_at = excluded.touched_at`,
+        [tenantId, spooled.sha256, spooled.size],
       );
-      await this.store.put(spooled.sha256, spooled.file, spooled.size);
+      await this.store.put({ tenantId, sha256: spooled.sha256 }, spooled.file, spooled.size);
       const [row] = await translatingConstraints(
         () =>
           this.db.query<AssetRow>(
@@ -254,6 +257,7 @@ export class AssetService {
     );
     if (!row) return undefined;
     const content = {
+      tenantId,
       sha256: row.sha256,
       size: Number(row.size),
       mimeType: row.mime_type,
@@ -272,13 +276,18 @@ export class AssetService {
   async blobOf(
     tenantId: number,
     id: number,
-  ): Promise<{ sha256: string; size: number; mimeType: string } | undefined> {
+  ): Promise<{ key: BlobKey; sha256: string; size: number; mimeType: string } | undefined> {
     const [row] = await this.db.query<{ sha256: string; size: string | number; mime_type: string }>(
       'select sha256, size, mime_type from assets where tenant_id = $1 and id = $2',
       [tenantId, id],
     );
     return row
-      ? { sha256: row.sha256, size: Number(row.size), mimeType: row.mime_type }
+      ? {
+          key: { tenantId, sha256: row.sha256 },
+          sha256: row.sha256,
+          size: Number(row.size),
+          mimeType: row.mime_type,
+        }
       : undefined;
   }
 
@@ -304,7 +313,7 @@ export class AssetService {
       sha256: string;
     }>(
       `select id, family, mime_type, file_name, sha256 from assets
-        where tenant_id = $1 and id = any($2::int[])
+        where tenant_id = $1 and id = any($2::bigint[])
        union
        select a.id, a.family, a.mime_type, a.file_name, a.sha256
          from unnest($3::text[]) as s(sha256)
@@ -345,7 +354,7 @@ export class AssetService {
       url_key: string;
     }>(
       `select id, family, mime_type, file_name, url_key from assets
-        where tenant_id = $1 and id = any($2::int[])`,
+        where tenant_id = $1 and id = any($2::bigint[])`,
       [tenantId, ids],
     );
     for (const row of rows)

@@ -10,12 +10,16 @@ import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../config.ts';
 import {
   BlobMissingError,
+  checkedKey,
   removeStaleSpoolFiles,
-  SHA256_HEX,
+  sharedKey,
+  type BlobKey,
   type BlobStore,
   type ByteRange,
 } from './blob-store.ts';
 
+// A tenant's blobs under blobs/tenants/<id>/<sha256>; those of before blobs were kept by tenant
+// under blobs/<sha256> (blob-store.ts).
 const KEY_PREFIX = 'blobs/';
 
 type S3Sdk = typeof S3SdkModule;
@@ -61,22 +65,24 @@ export class S3BlobStore implements BlobStore {
     (await this.connection).client.destroy();
   }
 
-  private keyOf(sha256: string): string {
-    if (!SHA256_HEX.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
-    return `${KEY_PREFIX}${sha256}`;
+  private keyOf(key: BlobKey): string {
+    const { tenantId, sha256 } = checkedKey(key);
+    return tenantId === null
+      ? `${KEY_PREFIX}${sha256}`
+      : `${KEY_PREFIX}tenants/${tenantId}/${sha256}`;
   }
 
-  async put(sha256: string, spoolFile: string, size: number): Promise<void> {
+  async put(key: BlobKey, spoolFile: string, size: number): Promise<void> {
     try {
-      // Same hash, same bytes: a blob already there is not sent again.
-      if (await this.has(sha256)) return;
+      // Same key, same bytes: a blob already there is not sent again.
+      if (await this.has(key)) return;
       const { sdk, client } = await this.connection;
       // One PUT streamed from the file (its length is known, so nothing is buffered); a single
       // PUT takes up to 5 GiB, the most ASSET_MAX_BYTES allows.
       await client.send(
         new sdk.PutObjectCommand({
           Bucket: this.bucket,
-          Key: this.keyOf(sha256),
+          Key: this.keyOf(key),
           Body: createReadStream(spoolFile, { highWaterMark: 256 * 1024 }),
           ContentLength: size,
           ContentType: 'application/octet-stream',
@@ -87,30 +93,35 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async read(sha256: string, range: ByteRange): Promise<Readable> {
+  async read(key: BlobKey, range: ByteRange): Promise<Readable> {
     const { sdk, client } = await this.connection;
-    const result = await client
-      .send(
-        new sdk.GetObjectCommand({
-          Bucket: this.bucket,
-          Key: this.keyOf(sha256),
-          Range: `bytes=${range.start}-${range.end}`,
-        }),
-      )
-      .catch((error: Error) => {
-        throw error.name === 'NoSuchKey' ? new BlobMissingError(sha256) : error;
-      });
+    const get = (at: BlobKey) =>
+      client
+        .send(
+          new sdk.GetObjectCommand({
+            Bucket: this.bucket,
+            Key: this.keyOf(at),
+            Range: `bytes=${range.start}-${range.end}`,
+          }),
+        )
+        .catch((error: Error) => {
+          throw error.name === 'NoSuchKey' ? new BlobMissingError(key) : error;
+        });
+    const result = await get(key).catch((error: unknown) => {
+      if (error instanceof BlobMissingError && key.tenantId !== null) return get(sharedKey(key));
+      throw error;
+    });
     return result.Body as Readable;
   }
 
-  async delete(sha256s: string[]): Promise<void> {
+  async delete(keys: BlobKey[]): Promise<void> {
     const { sdk, client } = await this.connection;
-    for (let i = 0; i < sha256s.length; i += 1000) {
-      const batch = sha256s.slice(i, i + 1000);
+    for (let i = 0; i < keys.length; i += 1000) {
+      const batch = keys.slice(i, i + 1000);
       const result = await client.send(
         new sdk.DeleteObjectsCommand({
           Bucket: this.bucket,
-          Delete: { Objects: batch.map((sha) => ({ Key: this.keyOf(sha) })), Quiet: true },
+          Delete: { Objects: batch.map((key) => ({ Key: this.keyOf(key) })), Quiet: true },
         }),
       );
       const failed = (result.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
@@ -120,12 +131,10 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async has(sha256: string): Promise<boolean> {
+  async has(key: BlobKey): Promise<boolean> {
     const { sdk, client } = await this.connection;
     try {
-      await client.send(
-        new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256) }),
-      );
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
       return true;
     } catch (error) {
       if (error instanceof sdk.NotFound || (error as { name?: string }).name === 'NotFound')

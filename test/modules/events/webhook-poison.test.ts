@@ -40,6 +40,7 @@ function dispatcher(): Dispatcher {
       allowedHosts: [allowed],
       timeoutMs: 1000,
       pollingIntervalMs: 20,
+      unwokenPollingIntervalMs: 20,
       concurrency: 4,
       crashLimit: 3,
       log: () => undefined,

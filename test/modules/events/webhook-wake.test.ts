@@ -127,12 +127,13 @@ describe('two dispatchers woken by the same commits', () => {
         allowedHosts: [allowed],
         timeoutMs: 60_000,
         pollingIntervalMs: 30_000,
+        unwokenPollingIntervalMs: 30_000,
         concurrency: 8,
         crashLimit: 3,
         log: () => undefined,
       },
     );
-    const otherWakeups = new DispatcherWakeups(api.database.handle, () => other.wake(), {
+    const otherWakeups = new DispatcherWakeups(api.database.handle, other, {
       mode: 'commit',
       pollingIntervalMs: 30_000,
       log: () => undefined,

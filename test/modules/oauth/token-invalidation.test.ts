@@ -101,3 +101,51 @@ describe('invalidation across instances on one database', () => {
     expect(response.statusCode, response.body).toBe(200);
   });
 });
+
+describe('an instance whose invalidation poll fails (on Citus, a worker down)', () => {
+  let services3: Services;
+  let app3: FastifyInstance;
+  let failing = false;
+
+  beforeAll(async () => {
+    // Instance 3 cannot read auth_invalidations while `failing` (a statement across every shard,
+    // one of which is on a worker that does not answer); its other statements go through.
+    const handle = api.database.handle;
+    const unreachable = () =>
+      Object.assign(new Error('connection to the remote node failed'), { code: '08006' });
+    services3 = createServices(api.config, {
+      ...handle,
+      query: (text, params) =>
+        failing && text.includes('auth_invalidations')
+          ? Promise.reject(unreachable())
+          : handle.query(text, params),
+    });
+    app3 = await buildApp(services3, { logStream: new LogLines() });
+    checkInjectedAnswers(app3);
+    await app3.ready();
+    services3.oauth.tokens.stop();
+  });
+  afterAll(() => app3.close());
+
+  it('checks every token against the database until a poll succeeds again', async () => {
+    const a = await appWithToken(3);
+    const b = await appWithToken(3);
+    expect((await listApps(a.token, acme, app3)).statusCode).toBe(200);
+    expect(services3.oauth.tokens.cachedTokens).toBeGreaterThan(0);
+    failing = true;
+    await expect(services3.oauth.tokens.poll()).rejects.toThrow('remote node');
+    expect(services3.oauth.tokens.cachedTokens).toBe(0);
+    // Revoked on instance 1 while instance 3 cannot hear of it: refused there all the same.
+    expect((await revoke(a.app, a.token)).statusCode).toBe(200);
+    expectInvalidToken(await listApps(a.token, acme, app3));
+    // The others are served, checked each time, and not kept.
+    expect((await listApps(b.token, acme, app3)).statusCode).toBe(200);
+    expect(services3.oauth.tokens.cachedTokens).toBe(0);
+
+    failing = false;
+    await services3.oauth.tokens.poll();
+    expect((await listApps(b.token, acme, app3)).statusCode).toBe(200);
+    expect(services3.oauth.tokens.cachedTokens).toBeGreaterThan(0);
+    expectInvalidToken(await listApps(a.token, acme, app3));
+  });
+});

@@ -180,7 +180,9 @@ for (const kind of STORE_KINDS) {
       expectStatus(await fetchContent(api, asset.AssetUrl), 200);
       // What the collector does once the asset is deleted on another instance, while this one
       // still holds the key's lookup.
-      await api.services.storage.store.delete([sha256Of(bytes)]);
+      await api.services.storage.store.delete([
+        { tenantId: await api.tenantIdOf(acme), sha256: sha256Of(bytes) },
+      ]);
       for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
         const gone = await fetchContent(api, asset.AssetUrl, headers);
         expectError(gone, 404);

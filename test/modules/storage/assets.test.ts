@@ -54,7 +54,7 @@ for (const kind of STORE_KINDS) {
           ) as string,
         });
         expect(response.headers.location).toBe(`${BASE}/asset/${asset.Id}`);
-        expect(await api.hasBlob(sha256Of(bytes))).toBe(true);
+        expect(await api.hasBlob(acme, sha256Of(bytes))).toBe(true);
       });
 
       it('stores documents and videos as declared', async () => {

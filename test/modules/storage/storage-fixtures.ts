@@ -19,8 +19,10 @@ export interface StorageTestApi extends TestApi {
   dataDir: string;
   /** Names of the files under the blob store's spool directory. */
   spoolFiles(): Promise<string[]>;
-  /** Whether the blob store holds a blob. */
-  hasBlob(sha256: string): Promise<boolean>;
+  /** Whether the blob store holds a blob of the tenant's. */
+  hasBlob(tenant: TestTenant, sha256: string): Promise<boolean>;
+  /** The tenant's id. */
+  tenantIdOf(tenant: TestTenant): Promise<number>;
 }
 
 export interface AssetJson {
@@ -45,13 +47,17 @@ export async function startStorageApi(
   }
   const api = await startTestApi(settings);
   const store = api.services.storage.store;
+  const tenantIdOf = async (tenant: TestTenant) =>
+    (await api.services.tenants.findByName(tenant.name))!.id;
   const spoolDir = await store.spoolDirectory();
   const close = api.close.bind(api);
   return Object.assign(api, {
     kind,
     dataDir,
     spoolFiles: async () => (await readdir(spoolDir)).filter((name) => name.endsWith('.part')),
-    hasBlob: (sha256: string) => store.has(sha256),
+    hasBlob: async (tenant: TestTenant, sha256: string) =>
+      store.has({ tenantId: await tenantIdOf(tenant), sha256 }),
+    tenantIdOf,
     close: async () => {
       await close();
       await s3?.stop();

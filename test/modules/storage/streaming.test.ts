@@ -117,7 +117,7 @@ for (const kind of STORE_KINDS) {
       const expected = sha256Of(
         Buffer.concat(Array.from({ length: size / chunk.length }, () => chunk)),
       );
-      expect(await api.hasBlob(expected)).toBe(true);
+      expect(await api.hasBlob(acme, expected)).toBe(true);
       const tail = await fetchContent(api, asset.AssetUrl, { range: `bytes=${size - 10}-` });
       expectStatus(tail, 206);
       expect(tail.rawPayload.equals(chunk.subarray(-10))).toBe(true);
@@ -134,7 +134,7 @@ for (const kind of STORE_KINDS) {
       req.destroy();
       await eventually(async () => (await api.spoolFiles()).length === 0, 'the spool file removed');
       expect(await assetCount()).toBe(before);
-      expect(await api.hasBlob(sha256Of(Buffer.alloc(512 * 1024, 1)))).toBe(false);
+      expect(await api.hasBlob(acme, sha256Of(Buffer.alloc(512 * 1024, 1)))).toBe(false);
       const [blobs] = await api.database.handle.query<{ n: number }>(
         'select count(*)::int as n from storage_blobs where size = $1',
         [4 * MIB],
