@@ -4,7 +4,7 @@
 // measurement line for run.ts (a batch per "request", like the HTTP scenario).
 // Usage: node bench/analytics-baseline.ts <tenant>   (while the server is stopped)
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { apiBatch, multiRowInsert, storedRow } from './analytics-rows.ts';
 
 export const BASELINE = 'bare client: multi-row INSERT per 1000-record batch (baseline)';

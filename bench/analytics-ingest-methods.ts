@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { BinaryCopyWriter } from '../src/db/binary-copy.ts';
+import { BinaryCopyWriter } from '../src/db/queries/binary-copy.ts';
 import { apiBatch, multiRowInsert, storedRow } from './analytics-rows.ts';
 
 const url = process.env.BENCH_DATABASE_URL;

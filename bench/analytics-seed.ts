@@ -3,7 +3,7 @@
 // the log query over them and a continuation token 500 records before their end (a deep page).
 // Usage: node bench/analytics-seed.ts <tenant>   (same DATA_DIR / DATABASE_URL as the server)
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { ensurePartitions } from '../src/modules/analytics/analytics-partitions.ts';
 import { ContinuationTokens } from '../src/modules/analytics/continuation-tokens.ts';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
 
 const requests = Number(process.argv[2] ?? 50);

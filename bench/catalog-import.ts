@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
 
 const ROWS = Number(

@@ -4,7 +4,7 @@
 // and a fifth of them expired.
 // Usage: node bench/company-seed.ts <tenant>   (same DATA_DIR / DATABASE_URL as the server)
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { COMPANY_STORES, GOLDEN_ANGLE_DEGREES } from './company-stores.ts';
 
 const tenantName = process.argv[2];

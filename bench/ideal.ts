@@ -7,7 +7,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { PgliteStatements } from '../src/db/pglite-statements.ts';
+import { PgliteStatements } from '../src/db/connection/pglite-statements.ts';
 
 const ROWS = 100_000;
 const SEED = `

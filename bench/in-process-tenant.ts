@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/connection/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
 import { createServices } from '../src/module-wiring.ts';
 

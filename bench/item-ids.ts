@@ -1,7 +1,7 @@
 // Item ids for the seeders, taken from the items' own sequence in a statement of their own: on
 // Citus a statement that reads distributed tables runs on a worker, where the sequence cannot
 // give this column ids, so the seeders write items with these ids instead of the default.
-import type { RawSql } from '../src/db/database.ts';
+import type { RawSql } from '../src/db/connection/database.ts';
 
 export async function takeItemIds(sql: RawSql, count: number): Promise<number[]> {
   const [row] = await sql.query<{ ids: number[] }>(

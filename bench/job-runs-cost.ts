@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { JobRuns } from '../src/jobs/job-runs.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
 

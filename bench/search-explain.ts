@@ -5,7 +5,7 @@
 // parsing and planning cost beside the execution. EXPLAIN_EXACT_LIMIT (default 5000): the
 // server's SEARCH_EXACT_COUNT_LIMIT; a text query over it is shown with its estimate statement.
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { buildEstimate, sampleLevel } from '../src/modules/catalog/search/search-estimate-sql.ts';
 import {
   buildSearch,

@@ -9,7 +9,7 @@
 // BENCH_SEARCH_SEED_WORKERS (default 2) batches run at once, each on its own connection.
 // Usage: node bench/search-seed.ts <tenant>   (same DATA_DIR / DATABASE_URL as the server)
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { takeItemIds } from './item-ids.ts';
 
 const tenantName = process.argv[2];

@@ -2,7 +2,7 @@
 // prices, two dynamic attributes and a tag, spread over brands and a 3-level category tree.
 // Usage: node bench/seed-catalog.ts <tenant>   (same DATA_DIR / DATABASE_URL as the server)
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { takeItemIds } from './item-ids.ts';
 
 const tenantName = process.argv[2];

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
+import { openDatabase } from '../src/db/connection/database.ts';
 import { DiskBlobStore } from '../src/modules/storage/blob-store.ts';
 import type { AssetFile, AssetSeed } from './storage-scenarios.ts';
 

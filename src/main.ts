@@ -20,10 +20,10 @@ import {
   type UsageLines,
 } from './cli/usage.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { DataDirLockedError } from './db/embedded-lock.ts';
-import { openDatabase } from './db/database.ts';
-import { distributeExisting } from './db/distribute-existing.ts';
-import { awaitsDistribution } from './db/distribution.ts';
+import { DataDirLockedError } from './db/connection/embedded-lock.ts';
+import { openDatabase } from './db/connection/database.ts';
+import { distributeExisting } from './db/citus/distribute-existing.ts';
+import { awaitsDistribution } from './db/citus/distribution.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { createServices, defineQueues, type Services } from './module-wiring.ts';
 import { analyticsCommands } from './modules/analytics/analytics-module.ts';

@@ -3,9 +3,9 @@
 // itself; on PostgreSQL and Citus `omni migrate` is the deploy's step (docs/operations.md,
 // "Deploying a new version") and a start only checks that it ran, waiting for it as long as
 // SCHEMA_WAIT_SECONDS says.
-import type { DatabaseHandle } from './db/database.ts';
-import { migrate, pendingMigrations } from './db/migrate.ts';
-import { bundledSqlCode, changedSqlCode } from './db/sql-code.ts';
+import type { DatabaseHandle } from './db/connection/database.ts';
+import { migrate, pendingMigrations } from './db/schema/migrate.ts';
+import { bundledSqlCode, changedSqlCode } from './db/schema/sql-code.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { ensureJobSchema, jobSchemaCurrent } from './jobs/job-schema.ts';
 import type { AppModule } from './module.ts';

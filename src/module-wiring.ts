@@ -2,9 +2,9 @@
 // the services that the server (app.ts), the CLI (main.ts) and the tests use.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import { commitMarkerPruneQueue } from './db/commit-marker-pruning.ts';
+import { commitMarkerPruneQueue } from './db/failover/commit-marker-pruning.ts';
 import { idempotencyPruneQueue } from './http/idempotency-pruning.ts';
-import type { DatabaseHandle } from './db/database.ts';
+import type { DatabaseHandle } from './db/connection/database.ts';
 import { IdempotencyStore } from './http/idempotency-store.ts';
 import { publicUrls } from './http/public-urls.ts';
 import { JobQueue } from './jobs/job-queue.ts';

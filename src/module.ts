@@ -9,7 +9,7 @@
 // looping over the list of modules module-wiring.ts created.
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { Config } from './config.ts';
-import type { DatabaseHandle } from './db/database.ts';
+import type { DatabaseHandle } from './db/connection/database.ts';
 import type { ErrorCodes } from './domain/error-code-list.ts';
 import type { OpenApiTag } from './http/openapi-operations.ts';
 import type { PublicUrls } from './http/public-urls.ts';

@@ -10,7 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { buildApp } from './app.ts';
 import { createServices } from './module-wiring.ts';
 import { loadConfig } from './config.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from './db/embedded-database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from './db/connection/embedded-database.ts';
 import { migrateDatabase } from './migrate-database.ts';
 
 export const OPENAPI_FILE = path.join(import.meta.dirname, '..', 'openapi.json');

@@ -3,7 +3,7 @@
 // the value does not fit.
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.ts';
-import { severalHostsOf } from '../db/primary-hosts.ts';
+import { severalHostsOf } from '../db/failover/primary-hosts.ts';
 
 const HOST_NAME_PATTERN =
   /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;

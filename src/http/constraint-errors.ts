@@ -1,9 +1,9 @@
 // Constraint violations as the contract's errors. A service checks what it can before writing
 // and names its own errors for the violations a concurrent write can still cause (a duplicate
-// name, a row deleted between the check and the insert; src/db/constraint-translation.ts);
+// name, a row deleted between the check and the insert; src/db/queries/constraint-translation.ts);
 // whatever it does not name gets the general answer here, so a violation is never a 500: a
 // missing referenced row is 400, a duplicate or a row still in use is 409.
-import { constraintViolationOf } from '../db/constraint-violation.ts';
+import { constraintViolationOf } from '../db/queries/constraint-violation.ts';
 import { ApiError } from './errors.ts';
 
 /** The contract's error for a constraint violation nobody named a specific error for. */

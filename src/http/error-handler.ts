@@ -2,8 +2,8 @@
 // (domain-errors.ts), schema validation, Fastify's own body-parsing errors, unknown routes, and
 // anything unexpected (500, logged).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sqlStateOf } from '../db/constraint-violation.ts';
-import { isDatabaseUnavailable } from '../db/connection-loss.ts';
+import { sqlStateOf } from '../db/queries/constraint-violation.ts';
+import { isDatabaseUnavailable } from '../db/connection/connection-loss.ts';
 import { DomainError } from '../domain/domain-error.ts';
 import { splitUnlisted } from '../domain/bounded-validation.ts';
 import { validationErrors } from '../domain/validation-issues.ts';

@@ -2,7 +2,7 @@
 // and a write with a stale If-Match is refused with 412 before anything changes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Versioned } from '../db/row-version.ts';
+import type { Versioned } from '../db/queries/row-version.ts';
 import type { VersionCheck } from '../domain/version-check.ts';
 import { preconditionFailed } from './errors.ts';
 

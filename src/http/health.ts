@@ -1,8 +1,8 @@
 // Liveness and readiness for load balancers and orchestrators.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { DatabaseHandle } from '../db/database.ts';
-import { migrationsApplied } from '../db/migrate.ts';
+import type { DatabaseHandle } from '../db/connection/database.ts';
+import { migrationsApplied } from '../db/schema/migrate.ts';
 import type { OpenApiTag } from './openapi-operations.ts';
 
 export const operatorTag: OpenApiTag = {

@@ -4,8 +4,8 @@
 // statement in its own transaction, so that a claim is visible to every instance at once and
 // never waits for the request it guards.
 import { randomUUID } from 'node:crypto';
-import type { RawSql } from '../db/database.ts';
-import { isDatabaseUnavailable } from '../db/connection-loss.ts';
+import type { RawSql } from '../db/connection/database.ts';
+import { isDatabaseUnavailable } from '../db/connection/connection-loss.ts';
 
 /** Whose keys: an app (a token's ApplicationId) or a console member (a member token's member). */
 export interface KeyOwner {

@@ -3,12 +3,12 @@
 // recorded (job-runs.ts): a job whose runs end their process JOB_CRASH_LIMIT times is given up.
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, RawSql } from '../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../db/connection/database.ts';
 import { JOB_SCHEMA } from './job-schema.ts';
 import { JobRuns, type JobRun, type JobRunsOptions } from './job-runs.ts';
 import { bossDb } from './pglite-boss-adapter.ts';
 import { keepJobEndingsFromEndingTheProcess } from './worker-job-endings.ts';
-import { severalHostsOf } from '../db/primary-hosts.ts';
+import { severalHostsOf } from '../db/failover/primary-hosts.ts';
 
 export interface QueueDefinition<Data extends object> {
   name: string;

@@ -6,8 +6,8 @@
 // started again by itself. The count lives in the database, so it survives restarts and is the
 // same for every instance (docs/reliability.md, "Poison jobs").
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable } from '../db/connection-loss.ts';
-import type { DatabaseHandle } from '../db/database.ts';
+import { isDatabaseUnavailable } from '../db/connection/connection-loss.ts';
+import type { DatabaseHandle } from '../db/connection/database.ts';
 
 export interface JobRunsOptions {
   /** Runs that may end their process before the job is given up. */

@@ -2,7 +2,7 @@
 // database (pg-boss migrates them itself when a later version starts).
 import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
-import type { DatabaseHandle, RawSql } from '../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../db/connection/database.ts';
 
 export const JOB_SCHEMA = 'pgboss';
 

@@ -4,7 +4,7 @@
 // A statement with parameters runs as a prepared query; pg-boss's schema scripts (several
 // statements, no parameters) run as a script, whose last result is the answer.
 import type PgBoss from 'pg-boss';
-import type { RawSql } from '../db/database.ts';
+import type { RawSql } from '../db/connection/database.ts';
 
 export function bossDb(
   sql: RawSql & { execRows?: (script: string) => Promise<unknown[]> },

@@ -7,7 +7,7 @@
 // sweeper, for catalog jobs) runs it again, which the job runs' records make safe. Any other
 // error still throws. Applied once, before the first PgBoss is made.
 import { createRequire } from 'node:module';
-import { isDatabaseUnavailable } from '../db/connection-loss.ts';
+import { isDatabaseUnavailable } from '../db/connection/connection-loss.ts';
 
 type Ending = (this: unknown, ...args: unknown[]) => Promise<unknown>;
 interface ManagerPrototype {

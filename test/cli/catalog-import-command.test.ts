@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/connection/database.ts';
 import { loadConfig } from '../../src/config.ts';
 import { migratedDataDir, removeTempDirs, runCli, stopChildren } from '../support/processes.ts';
 

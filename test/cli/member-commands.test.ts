@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/connection/database.ts';
 import { migratedDataDir, removeTempDirs, runCli, stopChildren } from '../support/processes.ts';
 
 afterEach(stopChildren);

@@ -9,10 +9,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { distributeNewTables, useCitusDdlSettings } from '../../src/db/distribution.ts';
-import { bundledMigrations, migrate } from '../../src/db/migrate.ts';
-import { runScript } from '../../src/db/sql-script.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
+import { distributeNewTables, useCitusDdlSettings } from '../../src/db/citus/distribution.ts';
+import { bundledMigrations, migrate } from '../../src/db/schema/migrate.ts';
+import { runScript } from '../../src/db/schema/sql-script.ts';
 import {
   openEmptyDatabase,
   openTestDatabase,
@@ -100,7 +100,7 @@ async function codeBefore(): Promise<{ name: string; text: string }[]> {
   const names = (await readdir(dir, { recursive: true, encoding: 'utf8' }))
     .filter((name) => name.endsWith('.sql'))
     .map((name) => name.split(path.sep).join('/'))
-    // src/db/sql first, then each module's folder, modules by name (src/db/sql-code.ts).
+    // src/db/sql first, then each module's folder, modules by name (src/db/schema/sql-code.ts).
     .map((name) => ({ name, key: `${name.startsWith('db/') ? 0 : 1}${name}` }))
     .sort((a, b) => (a.key < b.key ? -1 : 1))
     .map(({ name }) => name);

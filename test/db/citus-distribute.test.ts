@@ -1,4 +1,4 @@
-// `omni distribute` (src/db/distribution.ts, distributeExisting): a database built by today's
+// `omni distribute` (src/db/citus/distribution.ts, distributeExisting): a database built by today's
 // migrations on one PostgreSQL, with data in every table, whose server then became the
 // coordinator of a Citus cluster, is distributed while a writer goes on adding items — every row
 // kept as it was, none of the writer's acknowledged writes lost or doubled, its only refusals
@@ -10,8 +10,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { wrapPool } from '../../src/db/database.ts';
-import { distributeExisting } from '../../src/db/distribute-existing.ts';
+import { wrapPool } from '../../src/db/connection/database.ts';
+import { distributeExisting } from '../../src/db/citus/distribute-existing.ts';
 import { migrateDatabase } from '../../src/migrate-database.ts';
 import {
   createClusterDatabase,

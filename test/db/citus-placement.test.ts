@@ -1,6 +1,6 @@
 // On a Citus cluster, the migrations leave every table with tenant_id distributed by it in one
 // colocation group, every other table of the public schema a reference table unless it is named
-// in coordinator_local_tables (src/db/distribution.ts), and every function of ours on the
+// in coordinator_local_tables (src/db/citus/distribution.ts), and every function of ours on the
 // workers, where the triggers that call them run. Runs when the suite's database is a Citus
 // coordinator (TEST_DATABASE_URL), which the CI's third run is.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,4 +1,4 @@
-// What settles a COMMIT whose answer was lost on a failover pair (src/db/commit-outcomes.ts): the
+// What settles a COMMIT whose answer was lost on a failover pair (src/db/failover/commit-outcomes.ts): the
 // primary is asked whether it holds the transaction's marker. Here on the run's PostgreSQL (and
 // Citus's coordinator): transactions that committed, rolled back, or never existed, a database
 // that does not answer within the wait, and old markers deleted. A real lost answer under load is the failover test's
@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CommitOutcomes, type CommitOutcome } from '../../src/db/commit-outcomes.ts';
-import { isDatabaseUnavailable } from '../../src/db/connection-loss.ts';
-import { wrapPool, type DatabaseHandle } from '../../src/db/database.ts';
+import { CommitOutcomes, type CommitOutcome } from '../../src/db/failover/commit-outcomes.ts';
+import { isDatabaseUnavailable } from '../../src/db/connection/connection-loss.ts';
+import { wrapPool, type DatabaseHandle } from '../../src/db/connection/database.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const onPostgres = inject('testDatabase').engine === 'postgres';

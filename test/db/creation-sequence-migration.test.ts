@@ -2,8 +2,8 @@
 // numbered in the order the lists showed them, whatever their physical order; numbering them is
 // no event; rows made after them come after every earlier row, whatever created_at says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { bundledMigrations, migrate } from '../../src/db/migrate.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
+import { bundledMigrations, migrate } from '../../src/db/schema/migrate.ts';
 import { openEmptyDatabase } from '../support/test-database.ts';
 
 let database: DatabaseHandle;

@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, DataDirLockedError } from '../../src/db/embedded-lock.ts';
+import { acquireDataDirLock, DataDirLockedError } from '../../src/db/connection/embedded-lock.ts';
 import {
   migratedDataDir,
   removeTempDirs,

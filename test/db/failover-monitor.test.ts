@@ -1,5 +1,5 @@
 // The failover pair's monitor asked before writing to a node newly connected to
-// (src/db/failover-monitor.ts, DATABASE_MONITOR_URL): the server writes only to the node the
+// (src/db/failover/failover-monitor.ts, DATABASE_MONITOR_URL): the server writes only to the node the
 // monitor makes primary, refuses every node (57P03: 503 with Retry-After) while two claim it, and
 // goes on as before when the monitor does not answer. The "pair" is the run's database behind two
 // TCP proxies, both taking writes as both nodes of a split pair do, and the monitor a database
@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
-import { verdictOf, type MonitorNode } from '../../src/db/failover-monitor.ts';
-import { isDatabaseUnavailable } from '../../src/db/connection-loss.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connection/database.ts';
+import { verdictOf, type MonitorNode } from '../../src/db/failover/failover-monitor.ts';
+import { isDatabaseUnavailable } from '../../src/db/connection/connection-loss.ts';
 import { databaseUrlFor } from '../support/database-url.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';

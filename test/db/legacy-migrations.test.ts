@@ -1,15 +1,15 @@
 // A database migrated before each module took its own migrations folder recorded the old
 // versions (0001_tenants_and_oauth, 0100_events …), and their statements already ran. The runner
 // must take it as it is: apply nothing that this change only split or renamed
-// (src/db/replaced-migrations.ts), leave every row as it was, and end with exactly the schema
+// (src/db/schema/replaced-migrations.ts), leave every row as it was, and end with exactly the schema
 // of a database migrated fresh. fixtures/migrations-before-module-folders holds the migrations
 // as they were checked in just before the change.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { bundledMigrations, loadMigrations, migrate } from '../../src/db/migrate.ts';
-import { REPLACED_MIGRATIONS } from '../../src/db/replaced-migrations.ts';
-import { schemaSnapshot } from '../../src/db/schema-snapshot.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
+import { bundledMigrations, loadMigrations, migrate } from '../../src/db/schema/migrate.ts';
+import { REPLACED_MIGRATIONS } from '../../src/db/schema/replaced-migrations.ts';
+import { schemaSnapshot } from '../../src/db/schema/schema-snapshot.ts';
 import {
   openEmptyDatabase,
   openTestDatabase,
@@ -243,7 +243,7 @@ describe('migrate() on a database built before SQL code files (functions and tri
   );
 });
 
-describe('src/db/replaced-migrations.ts', () => {
+describe('src/db/schema/replaced-migrations.ts', () => {
   it('replaces old versions by checked-in versions of other names', async () => {
     const current = new Set((await bundledMigrations()).map((m) => m.version));
     const legacyVersions = new Set((await loadMigrations(LEGACY_DIR)).map((m) => m.version));

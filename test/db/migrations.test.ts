@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/connection/database.ts';
 import {
   bundledMigrations,
   loadMigrations,
@@ -12,7 +12,7 @@ import {
   migrationDirectories,
   migrationsApplied,
   type Migration,
-} from '../../src/db/migrate.ts';
+} from '../../src/db/schema/migrate.ts';
 import { databaseUrlFor } from '../support/database-url.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 

@@ -3,8 +3,12 @@
 // also on a connection the pool made before it was wrapped (commit-notifier.ts).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION_OPTIONS, wrapPool, type DatabaseHandle } from '../../src/db/database.ts';
-import type { Unlisten } from '../../src/db/notification-listener.ts';
+import {
+  CONNECTION_OPTIONS,
+  wrapPool,
+  type DatabaseHandle,
+} from '../../src/db/connection/database.ts';
+import type { Unlisten } from '../../src/db/connection/notification-listener.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const CHANNEL = 'notify_after_commit_test';

@@ -1,5 +1,5 @@
 // Hot statements run prepared under a name (DatabaseHandle.prepared): on PGlite through the
-// engine's own protocol (src/db/pglite-statements.ts), on PostgreSQL per pooled connection.
+// engine's own protocol (src/db/connection/pglite-statements.ts), on PostgreSQL per pooled connection.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 

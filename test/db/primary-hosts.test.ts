@@ -3,7 +3,7 @@
 // test/reliability/failover.test.ts.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { severalHostsOf } from '../../src/db/primary-hosts.ts';
+import { severalHostsOf } from '../../src/db/failover/primary-hosts.ts';
 
 describe('severalHostsOf', () => {
   it('reads each host and port, and keeps the rest of the URL for the first host', () => {

@@ -3,7 +3,7 @@
 // not. A start on a schema older than its version says which command to run and exits with code
 // 3, or waits for it (SCHEMA_WAIT_SECONDS); a start on a current schema runs no DDL at all.
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
 import {
   listeningServer,
   removeTempDirs,

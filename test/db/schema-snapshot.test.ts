@@ -5,8 +5,8 @@
 // text), so the comparison on PostgreSQL would test the server's version, not the migrations.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { schemaSnapshot } from '../../src/db/schema-snapshot.ts';
-import { SCHEMA_SNAPSHOT_FILE } from '../../src/db/write-schema-snapshot.ts';
+import { schemaSnapshot } from '../../src/db/schema/schema-snapshot.ts';
+import { SCHEMA_SNAPSHOT_FILE } from '../../src/db/schema/write-schema-snapshot.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const engine = inject('testDatabase').engine;

@@ -1,11 +1,11 @@
-// The SQL code files applied again on a deploy (src/db/sql-code.ts): a trigger is made again only
+// The SQL code files applied again on a deploy (src/db/schema/sql-code.ts): a trigger is made again only
 // when its definition changed, so that a deploy which changes a function's body takes no lock
 // that writes wait for.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { useCitusDdlSettings } from '../../src/db/distribution.ts';
-import { applySqlCode, bundledSqlCode, type SqlCodeFile } from '../../src/db/sql-code.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
+import { useCitusDdlSettings } from '../../src/db/citus/distribution.ts';
+import { applySqlCode, bundledSqlCode, type SqlCodeFile } from '../../src/db/schema/sql-code.ts';
 import { openTestDatabase } from '../support/test-database.ts';
 
 const ITEM_SEARCH = 'modules/catalog/sql/020-item-search.sql';

@@ -1,7 +1,7 @@
-// Scripts cut into statements for Citus (src/db/sql-script.ts): where PostgreSQL's parser ends
+// Scripts cut into statements for Citus (src/db/schema/sql-script.ts): where PostgreSQL's parser ends
 // each one, whatever semicolons dollar quotes, strings and comments hold.
 import { describe, expect, it } from 'vitest';
-import { scriptStatements } from '../../src/db/sql-script.ts';
+import { scriptStatements } from '../../src/db/schema/sql-script.ts';
 
 describe('scriptStatements', () => {
   it('cuts a script where each statement ends, not at every semicolon', async () => {

@@ -24,11 +24,11 @@ const GLOBAL_TABLES = [
   'job_runs',
   // The global tables that stay on a Citus coordinator instead of becoming reference tables.
   'coordinator_local_tables',
-  // The SQL code files applied, and their text's hash (src/db/sql-code.ts).
+  // The SQL code files applied, and their text's hash (src/db/schema/sql-code.ts).
   'sql_code_files',
-  // The foreign keys `omni distribute` has yet to make again (src/db/distribution.ts).
+  // The foreign keys `omni distribute` has yet to make again (src/db/citus/distribution.ts).
   'distribution_pending_keys',
-  // On a failover pair, the markers write transactions leave before they commit (src/db/commit-outcomes.ts).
+  // On a failover pair, the markers write transactions leave before they commit (src/db/failover/commit-outcomes.ts).
   'commit_markers',
 ];
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connection/database.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { basicAuth, errorBody, LogLines } from '../support/test-api.ts';

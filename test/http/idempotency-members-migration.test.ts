@@ -2,8 +2,8 @@
 // keys stored before it answer as they did, and members' keys start beside them, apart.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { bundledMigrations, migrate } from '../../src/db/migrate.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
+import { bundledMigrations, migrate } from '../../src/db/schema/migrate.ts';
 import { IdempotencyStore } from '../../src/http/idempotency-store.ts';
 import { openEmptyDatabase } from '../support/test-database.ts';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pino from 'pino';
 import { JobQueue } from '../../src/jobs/job-queue.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { wrapPool } from '../../src/db/database.ts';
+import { wrapPool } from '../../src/db/connection/database.ts';
 import pg from 'pg';
 
 const onPostgres = inject('testDatabase').engine === 'postgres';

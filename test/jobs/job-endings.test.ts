@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
 import { JobQueue } from '../../src/jobs/job-queue.ts';
 import { JOB_SCHEMA } from '../../src/jobs/job-schema.ts';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.ts';

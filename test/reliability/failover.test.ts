@@ -113,7 +113,7 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
         DATABASE_URL: url,
         // The test's database is new: the start applies the migrations.
         MIGRATE_ON_START: 'true',
-        // Writes go only to the node the monitor makes primary (src/db/failover-monitor.ts).
+        // Writes go only to the node the monitor makes primary (src/db/failover/failover-monitor.ts).
         DATABASE_MONITOR_URL: await ha('monitor-uri'),
         WEBHOOK_ALLOWED_HOSTS: `127.0.0.1:${receiverPort}`,
         WEBHOOK_POLLING_INTERVAL_MS: '50',

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
-import { wrapPool } from '../../src/db/database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/connection/embedded-database.ts';
+import { wrapPool } from '../../src/db/connection/database.ts';
 import { migrateDatabase } from '../../src/migrate-database.ts';
 import {
   citusWorkers,

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyRequest, type RouteOptions } from 'fastify';
-import { severalHostsOf } from '../../src/db/primary-hosts.ts';
+import { severalHostsOf } from '../../src/db/failover/primary-hosts.ts';
 import { fieldOf } from '../../src/domain/validation-issues.ts';
 import { isWebLink } from '../../src/domain/web-link.ts';
 import { matchesEtag } from '../../src/http/conditional-get.ts';

@@ -9,7 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { createServices } from '../../src/module-wiring.ts';
 import { loadConfig } from '../../src/config.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/connection/embedded-database.ts';
 import { migrateDatabase } from '../../src/migrate-database.ts';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 // A database handle that records every statement the app sends through it, with its parameters
 // (in a transaction too), for tests that look at the statements themselves: the Citus router test
 // explains each one.
-import type { DatabaseHandle, RawSql } from '../../src/db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../src/db/connection/database.ts';
 
 export interface RecordedStatement {
   text: string;

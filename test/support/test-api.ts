@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { createServices, type ServiceOverrides, type Services } from '../../src/module-wiring.ts';
-import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/connection/database.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { checkInjectedAnswers } from './openapi-answers.ts';
 import { openTestDatabase, type TestDatabase } from './test-database.ts';

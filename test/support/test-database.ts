@@ -9,8 +9,8 @@ import {
   wrapPool,
   type DatabaseHandle,
   type RawSql,
-} from '../../src/db/database.ts';
-import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/embedded-database.ts';
+} from '../../src/db/connection/database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../../src/db/connection/embedded-database.ts';
 import { createClusterDatabase, dropClusterDatabase, type ClusterNode } from './citus-cluster.ts';
 import { databaseUrlFor } from './database-url.ts';
 

@@ -51,7 +51,7 @@ end $$;
 select identity_to_sequence('events', 'id');
 
 -- Global tables that stay on the coordinator of a Citus cluster instead of becoming reference
--- tables (src/db/distribution.ts; docs/operations.md, "Citus"): each module that owns such a
+-- tables (src/db/citus/distribution.ts; docs/operations.md, "Citus"): each module that owns such a
 -- table names it here, with the reason. Every other global table (no tenant_id) becomes a
 -- reference table, and every table with tenant_id is distributed by it.
 create table coordinator_local_tables (
@@ -59,7 +59,7 @@ create table coordinator_local_tables (
   reason text not null
 );
 -- The foreign keys that `omni distribute` dropped and has not made again yet: kept here so that a
--- run that stopped half-way makes them when it is run again (src/db/distribution.ts).
+-- run that stopped half-way makes them when it is run again (src/db/citus/distribution.ts).
 create table distribution_pending_keys (
   table_name text not null,
   name text not null,

@@ -1,5 +1,5 @@
 -- On a failover pair (DATABASE_URL naming several hosts) every transaction that wrote leaves a
--- marker row just before its COMMIT (src/db/commit-outcomes.ts). When the COMMIT's answer is lost
+-- marker row just before its COMMIT (src/db/failover/commit-outcomes.ts). When the COMMIT's answer is lost
 -- with the primary, the node that takes writes next holds the marker if and only if the
 -- transaction committed there. A transaction id could not tell that: a promoted standby gives
 -- again the ids of the transactions it never received, so asking it about one may answer for

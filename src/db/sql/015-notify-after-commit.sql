@@ -5,7 +5,7 @@
 --   'notify'  NOTIFY at once, delivered at commit. The embedded database (PGlite) has one session,
 --             so there is no other commit for it to hold up.
 --   'notice'  a notice, which the node-postgres pool answers with a NOTIFY of its own once the
---             transaction has committed (src/db/commit-notifier.ts). On PostgreSQL a transaction
+--             transaction has committed (src/db/connection/commit-notifier.ts). On PostgreSQL a transaction
 --             that sent a NOTIFY holds a lock of the whole server from before its commit record
 --             until its end, disk flush included, so such commits run one at a time: a NOTIFY
 --             in the writing transaction took an 8-client pgbench of one-row updates from about

@@ -1,7 +1,7 @@
 // Monthly partitions of analytics_logs (UTC months). The daily job creates the coming months
 // ahead; a row of a month without a partition lands in the DEFAULT partition and is moved into
 // the month's partition when that is created. Old months can be detached by the operator.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 
 const LOCK = "pg_advisory_xact_lock(hashtext('omni.analytics.partitions'))";
 

@@ -1,8 +1,8 @@
 // Ingestion, log pages, summaries and settings of the analytics module; every query is scoped
 // by tenant. Ingestion is one binary COPY per batch, on both engines (docs/design.md, "Analytics
 // ingestion", has the measurements behind that choice).
-import { BinaryCopyWriter } from '../../db/binary-copy.ts';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { BinaryCopyWriter } from '../../db/queries/binary-copy.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { Principal } from '../../domain/principal.ts';
 import {
   COUNTERS,

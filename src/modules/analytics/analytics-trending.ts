@@ -3,7 +3,7 @@
 // decayed by half for each day of age (age measured from the end of D), grouped per store and
 // item, and written as TrendingItem records dated the local midnight that starts D. A run for a
 // day replaces that day's records in one transaction.
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import {
   counterNamed,
   DEFAULT_TRENDING_WEIGHTS,

@@ -3,7 +3,7 @@
 // instance shares (analytics_secrets, made by the migration). A forged or altered token, or
 // one of another tenant, counter or filter set, fails the check.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import { invalidContinuationToken } from './analytics-errors.ts';
 
 export interface PageKey {

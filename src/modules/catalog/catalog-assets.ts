@@ -2,7 +2,7 @@
 // tenant for imports and exports, and what the asset relations show of the assets they relate.
 // The catalog depends on storage through this interface only; storage knows nothing of the catalog.
 import type { Readable } from 'node:stream';
-import type { RawSql } from '../../db/database.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 
 export interface StoredFile {
   id: number;

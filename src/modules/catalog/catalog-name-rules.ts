@@ -7,7 +7,7 @@
 // writers of one tenant take turns; each check runs after the previous writer committed, and at
 // READ COMMITTED its statement sees that commit, so two concurrent requests cannot both pass.
 // On the embedded database transactions run one at a time anyway. Readers are not held up.
-import type { RawSql } from '../../db/database.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 
 /**
  * The tenant's category structure: names among siblings and the tree's shape (a move that would

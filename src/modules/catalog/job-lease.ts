@@ -3,7 +3,7 @@
 // (docs/api.md, "Catalog import and export"). A lease that could not be renewed (the job was
 // cancelled, or another instance took it over after this one stalled) stops the job.
 import { randomUUID } from 'node:crypto';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 
 export class JobLease {
   readonly token = randomUUID();

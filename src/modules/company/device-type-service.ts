@@ -1,14 +1,14 @@
 // Device types ({Id, Description}: "Kiosk", "InStore" …) that logical devices refer to.
-import type { DatabaseHandle } from '../../db/database.ts';
-import { pagedList } from '../../db/paged-list.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
+import { pagedList } from '../../db/queries/paged-list.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../db/queries/constraint-translation.ts';
 import { notFound } from '../../domain/domain-error.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { deviceTypeInUse } from './company-errors.ts';
 import type { DeviceType, DeviceTypeBody } from './company-schemas.ts';
 import { lockedVersion, type Versioned } from './store-service.ts';
-import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
+import { NEXT_UPDATED_AT } from '../../db/queries/row-version.ts';
 
 const COLUMNS = 'id as "Id", description as "Description"';
 type Row = DeviceType & { version: Date };

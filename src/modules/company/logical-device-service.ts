@@ -1,8 +1,8 @@
 // Logical devices: what runs on a physical device (an app instance, a screen …), with a type,
 // an optional expiration date and metadata pairs. Both the management routes (any physical
 // device) and the device-facing ones (the caller's physical device) come through here.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
+import { translatingConstraints } from '../../db/queries/constraint-translation.ts';
 import { notFound } from '../../domain/domain-error.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
@@ -32,7 +32,7 @@ import {
   type LogicalDeviceRow,
 } from './logical-device-rows.ts';
 import { lockedVersion, NEAREST_STORE, type Versioned } from './store-service.ts';
-import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
+import { NEXT_UPDATED_AT } from '../../db/queries/row-version.ts';
 
 export class LogicalDeviceService {
   private readonly db: DatabaseHandle;

@@ -1,14 +1,14 @@
 // Physical devices: client-named devices, each in one store or none. Identity tokens are bound
 // to one (its `dev` claim); `find` is the live lookup behind them.
-import type { DatabaseHandle } from '../../db/database.ts';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
+import { translatingConstraints } from '../../db/queries/constraint-translation.ts';
 import { notFound } from '../../domain/domain-error.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
 import { duplicatePhysicalDevice, unknownStore } from './company-errors.ts';
 import type { PhysicalDevice, PhysicalDeviceBody } from './company-schemas.ts';
 import { lockedVersion, type Versioned } from './store-service.ts';
-import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
+import { NEXT_UPDATED_AT } from '../../db/queries/row-version.ts';
 
 const SELECT = `select p.id as "DeviceId", p.description as "Description", p.store_id as "StoreId",
     s.name as "StoreName", p.updated_at as version

@@ -1,9 +1,9 @@
 // Stores with their location, and the nearest store to a point (see geo.ts).
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { pagedList } from '../../db/paged-list.ts';
-import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
+import { pagedList } from '../../db/queries/paged-list.ts';
+import { NEXT_UPDATED_AT } from '../../db/queries/row-version.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../db/queries/constraint-translation.ts';
 import { notFound } from '../../domain/domain-error.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { storeHasDevices } from './company-errors.ts';

@@ -2,8 +2,8 @@
 // replays: of one delivery, or of every event of a time range that the subscription takes.
 // A replay is a new delivery of the same event (same webhook-id), queued behind the deliveries
 // of its resource still pending.
-import type { DatabaseHandle } from '../../db/database.ts';
-import type { Page } from '../../db/paged-list.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
+import type { Page } from '../../db/queries/paged-list.ts';
 import { deliveryNotFound, eventGone, invalidReplayRange } from './events-errors.ts';
 import { eventId, placeEvents } from './event-feed.ts';
 import { matchesPatterns } from './event-types.ts';

@@ -3,7 +3,7 @@
 // (backoff with jitter) or, past the retry window or when given up, fails it; a subscription
 // failing for disableAfterMs is disabled and its owner told through the outbox.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.ts';
 import type { SendResult } from './webhook-sender.ts';
 

@@ -5,8 +5,8 @@
 // events in order, retries included. And when the next delivery not due yet will be, so that an
 // idle dispatcher sleeps until then. The searches across tenants read those of `scope` only when
 // it is given (dispatcher-scopes.ts).
-import { isDatabaseUnavailable } from '../../db/connection-loss.ts';
-import type { RawSql } from '../../db/database.ts';
+import { isDatabaseUnavailable } from '../../db/connection/connection-loss.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 import type { Scope } from './dispatcher-scopes.ts';
 import type { EventRow } from './event-feed.ts';
 

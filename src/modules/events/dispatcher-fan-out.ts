@@ -5,7 +5,7 @@
 // instance is fanning out. The searches across tenants read those of `scope` only when it is given
 // (dispatcher-scopes.ts), each table restricted to them: Citus prunes a table's shards by its own
 // conditions, not by a join's.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { Scope } from './dispatcher-scopes.ts';
 import { placeEvents } from './event-feed.ts';
 import { matchesPatterns } from './event-types.ts';

@@ -6,10 +6,10 @@
 // the workers that answer keep their webhooks, those of the one that does not wait for it. Rounds
 // go on that way for a while, then try all tenants at once again.
 import type { FastifyBaseLogger } from 'fastify';
-import { valuesByNode } from '../../db/citus-nodes.ts';
-import { isDatabaseUnavailable } from '../../db/connection-loss.ts';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { hasCitus } from '../../db/distribution.ts';
+import { valuesByNode } from '../../db/citus/citus-nodes.ts';
+import { isDatabaseUnavailable } from '../../db/connection/connection-loss.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
+import { hasCitus } from '../../db/citus/distribution.ts';
 
 /** The tenants a search reads: every tenant (undefined), or these. */
 export type Scope = readonly number[] | undefined;

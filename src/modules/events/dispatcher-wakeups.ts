@@ -12,8 +12,8 @@
 //   every tenant. Writes of other processes wait for a poll.
 // - WEBHOOK_WAKE=poll: nothing wakes it; it polls only.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { hasCitus } from '../../db/distribution.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
+import { hasCitus } from '../../db/citus/distribution.ts';
 import { EVENT_FEED_CHANNEL } from './event-feed.ts';
 
 export type WakeMode = 'commit' | 'poll';

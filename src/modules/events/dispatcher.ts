@@ -29,7 +29,7 @@
 // crashLimit times (JOB_CRASH_LIMIT) is given up instead of being sent again, so that a poison
 // delivery cannot end every instance in turn. All times come from the injected clock.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import type { Resolver } from './address-guard.ts';
 import type { DeliveryPolicy } from './delivery-policy.ts';
 import { recordResult, type DisablingNeeds } from './delivery-results.ts';

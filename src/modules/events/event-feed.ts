@@ -3,7 +3,7 @@
 // position from the feed's sequencer (event_feed_sequence in src/db/sql/020-event-feed.sql), always
 // above every position given before, so a reader that follows positions never skips one; reads
 // place the tenant's waiting events first, so that a reader sees its own writes.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import { invalidEventId } from './events-errors.ts';
 
 /**

@@ -3,7 +3,7 @@
 // src/db/migrations/0100_event_feed.sql); integrators read them as a feed (/management/events) or
 // get them as signed webhooks (/management/webhooks), delivered by a dispatcher that runs on every
 // instance (dispatcher.ts).
-import type { RawSql } from '../../db/database.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { systemResolver, type Resolver } from './address-guard.ts';
 import { DeliveryLog } from './delivery-log.ts';

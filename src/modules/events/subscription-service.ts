@@ -1,9 +1,9 @@
 // Webhook subscriptions of a tenant (/management/webhooks): where deliveries go, which events,
 // the signing secret (shown on create and rotation only) and whether it is enabled.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import type { Page, Paging } from '../../db/paged-list.ts';
-import type { Versioned } from '../../db/row-version.ts';
-import { lockForWrite } from '../../db/row-version.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
+import type { Page, Paging } from '../../db/queries/paged-list.ts';
+import type { Versioned } from '../../db/queries/row-version.ts';
+import { lockForWrite } from '../../db/queries/row-version.ts';
 import type { VersionCheck } from '../../domain/version-check.ts';
 import { invalidField } from '../../domain/domain-error.ts';
 import type { DeliveryPolicy } from './delivery-policy.ts';

@@ -1,10 +1,10 @@
 // The tenant's integration endpoint (contract §5.2): one per tenant, created by a durable
 // provisioning job, deleted (and its creation cancelled) on request.
 import { randomBytes } from 'node:crypto';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import { integrationErrors } from './integration-errors.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { constraintViolationOf } from '../../db/constraint-violation.ts';
+import { constraintViolationOf } from '../../db/queries/constraint-violation.ts';
 import {
   EndpointStatus,
   SERVICE_NAME_PATTERN,

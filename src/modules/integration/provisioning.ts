@@ -4,7 +4,7 @@
 // endpoint's generation, so a deleted or replaced endpoint is never brought back, and a job
 // that is retried after a crash resumes where the clock says it is.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import { SERVICE_TIERS } from './endpoint-schemas.ts';
 import { endpointColumns, newSubscriptionKey, type EndpointRow } from './endpoint-service.ts';
 

@@ -1,6 +1,6 @@
 // Gateway rate limits: requests per service per one-second window. Counted in the database on
 // PostgreSQL (shared by every instance); in memory on the embedded database (one process).
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 
 export interface RateDecision {
   allowed: boolean;

@@ -4,7 +4,7 @@
 // plugs the console (a public client) with its grants. The dependency goes one way: members
 // use oauth, oauth knows nothing of members.
 import type { CryptoKey } from 'jose';
-import type { RawSql } from '../../db/database.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 import type { MemberGrant } from './member-service.ts';
 
 /** A member's access token, as the authorization server issued it. */

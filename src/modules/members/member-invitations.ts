@@ -5,8 +5,8 @@
 // its SHA-256 hash is kept. Accepting makes the member and deletes the invitation in one
 // transaction, so a token works once even when two browsers send it at the same time.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import { translatingConstraints } from '../../db/queries/constraint-translation.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import type { Invitation, InvitationCreateBody, SentInvitation } from './invitation-schemas.ts';
 import {

@@ -3,10 +3,10 @@
 // hash. A change of password or roles ends the member's sessions (its tokens and refresh
 // tokens), and the tenant always keeps one owner.
 import { randomUUID } from 'node:crypto';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
+import { NEXT_UPDATED_AT } from '../../db/queries/row-version.ts';
 import { assertBodyIdMatches } from '../../domain/body-id.ts';
-import { translatingConstraints } from '../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../db/queries/constraint-translation.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import {
   duplicateUsername,

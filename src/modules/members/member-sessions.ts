@@ -4,7 +4,7 @@
 // again revokes the whole family, with the access tokens issued in it (reuse detection); so does
 // sign-out. Codes and refresh tokens are 256 random bits, kept only as SHA-256 hashes.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { GrantOutcome, MemberTokens, SessionTokens } from './authorization-server.ts';
 import { verifierMatches } from './console-client.ts';
 import type { MemberGrant } from './member-service.ts';

@@ -11,7 +11,7 @@
 // more passwords than the limits allow. A wrong password keeps its slots (they are the failures);
 // a right one gives its address slot back and clears its username's count; an attempt refused at
 // the address gives its username slot back. No connection is held while the password is hashed.
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import type { MemberGrant } from './member-service.ts';
 import { passwordMatches } from './passwords.ts';
 import { permissionsOf } from './roles.ts';

@@ -3,7 +3,7 @@
 // backoff until it is sent. Without SMTP_URL the record stays in the outbox, unsent.
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 
 export interface Notification {

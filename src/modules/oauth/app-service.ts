@@ -1,7 +1,7 @@
 // OAuth apps of a tenant (contract §5.1): the rules live here, the routes only translate HTTP.
 import { randomUUID } from 'node:crypto';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { NEXT_UPDATED_AT } from '../../db/row-version.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
+import { NEXT_UPDATED_AT } from '../../db/queries/row-version.ts';
 import type { Page, Paging } from '../../domain/paging.ts';
 import { applicationType, MANAGEMENT_APP_TYPE } from './app-types.ts';
 import type { App, AppBody } from './app-schemas.ts';

@@ -5,7 +5,7 @@
 // guesses sent in parallel are counted one after the other, and those past the limit are refused
 // without their secret being tried. A client id is counted under its canonical (lowercase) form,
 // so spelling an ApplicationId in other cases does not buy more tries.
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import { oauthErrors } from './oauth-errors.ts';
 import { secretMatches, hashSecret } from './secrets.ts';
 

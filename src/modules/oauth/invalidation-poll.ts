@@ -5,7 +5,7 @@
 // each request checks its token against its own tenant's rows, which a worker down for other
 // tenants does not stop (docs/operations.md, "Fault isolation").
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { VerifiedTokenCache } from './verified-token-cache.ts';
 

@@ -1,6 +1,6 @@
 // The token endpoint's errors answer RFC 6749 §5.2 bodies, not the API's, with no-store.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../../db/connection-loss.ts';
+import { isDatabaseUnavailable } from '../../db/connection/connection-loss.ts';
 import { knownApiError } from '../../http/domain-errors.ts';
 import { sendError, toApiError } from '../../http/error-handler.ts';
 import { OAuthError, invalidRequest, oauthErrors } from './oauth-errors.ts';

@@ -3,7 +3,7 @@
 // token lifetime is far beyond), and failed client authentications once their window is over
 // and no lock is pending. A scheduled job (every 10 minutes, once across instances) removes
 // the rest, so these tables stay bounded.
-import type { RawSql } from '../../db/database.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 import { FAILURE_WINDOW_SECONDS } from './client-authentication.ts';
 
 export const OAUTH_PRUNE_QUEUE = 'oauth.prune';

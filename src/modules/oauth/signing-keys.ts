@@ -2,7 +2,7 @@
 // previous key keeps verifying until every token it signed has expired, then leaves the JWKS.
 import { randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 
 export const TOKEN_ALGORITHM = 'ES256';
 

@@ -1,7 +1,7 @@
 // Ends tokens before they expire: one token (RFC 7009), every token of an app or a member, or
 // every token of a tenant. This instance forgets them at once; the rows written to
 // auth_invalidations tell every other instance within seconds (invalidation-poll.ts).
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { TokenClaims } from './token-claims.ts';
 import type { VerifiedTokenCache } from './verified-token-cache.ts';
 

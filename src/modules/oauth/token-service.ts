@@ -3,7 +3,7 @@
 // (token-revocation.ts) and applying other instances' revocations (invalidation-poll.ts). Routes,
 // the apps service and other modules (through module-wiring.ts) use this one object.
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import type { Principal, Scope, TokenVerifier } from '../../domain/principal.ts';
 import { InvalidationPoll, type TenantInvalidatedListener } from './invalidation-poll.ts';
 import { SigningKeys } from './signing-keys.ts';

@@ -1,7 +1,7 @@
 // Verifies bearer tokens: a token verified before answers from the cache; otherwise its
 // signature and claims are checked, then whether its app (or member) still stands behind it.
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import { InvalidTokenError, type Principal, type Scope } from '../../domain/principal.ts';
 import { TOKEN_ALGORITHM, type SigningKeys } from './signing-keys.ts';
 import { isMemberToken, type TokenClaims } from './token-claims.ts';

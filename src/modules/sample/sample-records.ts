@@ -1,5 +1,5 @@
 // The sample module's table (migration 0300): what the seeder made in each tenant.
-import type { RawSql } from '../../db/database.ts';
+import type { RawSql } from '../../db/connection/database.ts';
 
 /** The kinds of resource the sample makes, in the order `remove` deletes them. */
 export const SAMPLE_KINDS = [

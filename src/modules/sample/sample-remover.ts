@@ -2,7 +2,7 @@
 // what the tenant made stays, and so does a sample resource the tenant's own data now uses (a
 // sample category holding one of the tenant's items, a sample brand on one), counted as kept.
 // The sample's import jobs stay in the tenant's job history, as every finished import does.
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import { DomainError } from '../../domain/domain-error.ts';
 import type { SampleNeeds } from './sample-needs.ts';
 import { SampleRecords, type SampleKind } from './sample-records.ts';

@@ -3,7 +3,7 @@
 // its stores and devices through the company services and its shopper activity through the
 // analytics ingestion. Each thing made is recorded (sample-records.ts), so a second run makes
 // only what is missing and a run stopped half-way goes on where it stopped.
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import { DomainError } from '../../domain/domain-error.ts';
 import {
   recentDays,

@@ -17,7 +17,7 @@
 // tenant has their hash. That needs no lock: no upload writes there any more (an upload stores
 // its bytes under its tenant before its asset refers to them), so an asset that could need them
 // is one that existed before the migration.
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../db/connection/database.ts';
 import type { BlobStore } from './blob-store.ts';
 
 export const BLOB_GC_QUEUE = 'storage.collect-blobs';

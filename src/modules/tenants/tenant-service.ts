@@ -4,8 +4,8 @@
 // same transaction (a tenant never exists without a way to manage it); deleting one ends its
 // tokens at once.
 import { LRUCache } from 'lru-cache';
-import type { DatabaseHandle, RawSql } from '../../db/database.ts';
-import { deferConstraints } from '../../db/deferred-constraints.ts';
+import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
+import { deferConstraints } from '../../db/queries/deferred-constraints.ts';
 import type { Tenant, TenantLookup } from '../../domain/tenant.ts';
 import { TENANT_NAME_PATTERN } from '../../config.ts';
 import { TenantExistsError, TenantNameError } from './tenants-errors.ts';

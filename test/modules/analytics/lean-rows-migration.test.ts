@@ -1,8 +1,8 @@
 // Migration 0070 (record json instead of jsonb, the tenant cascade as a statement trigger):
 // records stored before it read back unchanged, and deleting a tenant still deletes its logs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../../src/db/database.ts';
-import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
+import type { DatabaseHandle } from '../../../src/db/connection/database.ts';
+import { bundledMigrations, migrate } from '../../../src/db/schema/migrate.ts';
 import { openEmptyDatabase } from '../../support/test-database.ts';
 
 let database: DatabaseHandle;

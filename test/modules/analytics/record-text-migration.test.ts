@@ -1,8 +1,8 @@
 // Migration 0150 (record as text instead of json): records stored before it read back unchanged
 // through the log pages, and the trending job still reads their fields.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../../src/db/database.ts';
-import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
+import type { DatabaseHandle } from '../../../src/db/connection/database.ts';
+import { bundledMigrations, migrate } from '../../../src/db/schema/migrate.ts';
 import { counterNamed, TRENDING_ITEM } from '../../../src/modules/analytics/analytics-counters.ts';
 import { AnalyticsService } from '../../../src/modules/analytics/analytics-service.ts';
 import { TrendingService } from '../../../src/modules/analytics/analytics-trending.ts';

@@ -2,7 +2,7 @@
 // names) on a database that already holds duplicates from before the rules: it applies, and the
 // duplicates stay where they were (docs/design.md, "Names without a unique index").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundledMigrations, migrate } from '../../../src/db/migrate.ts';
+import { bundledMigrations, migrate } from '../../../src/db/schema/migrate.ts';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database.ts';
 
 const VERSION = '0200_catalog_name_lookups';

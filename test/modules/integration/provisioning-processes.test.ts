@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/app.ts';
 import { createServices } from '../../../src/module-wiring.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../../src/db/database.ts';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/connection/database.ts';
 import {
   migratedDataDir,
   removeTempDirs,
@@ -116,7 +116,7 @@ describe('a server killed in the middle of provisioning', () => {
     first.server.child.kill('SIGKILL');
     expect((await first.server.waitForExit()).signal).toBe('SIGKILL');
 
-    // The killed server's lock on DATA_DIR is taken over at once (src/db/embedded-lock.ts).
+    // The killed server's lock on DATA_DIR is taken over at once (src/db/connection/embedded-lock.ts).
     const second = await listeningServer(dataDir, env);
     token = await tokenOf(second.port, 'demo', appId, secret);
     await waitFor(

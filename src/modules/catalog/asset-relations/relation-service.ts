@@ -1,8 +1,8 @@
 // Relations of assets to items, brands and categories (contract §5.3): one table per entity kind,
 // each with real foreign keys (see the migration), at most one default per entity and kind. The
 // assets themselves are the storage module's, read through RelatedAssets.
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
+import { translatingConstraints } from '../../../db/queries/constraint-translation.ts';
 import { notFound } from '../../../domain/domain-error.ts';
 import type { AssetFamily, RelatedAssets } from '../catalog-assets.ts';
 import { catalogErrors } from '../catalog-errors.ts';

@@ -1,10 +1,10 @@
 // Dynamic attribute types, their values, and replacing an item's attributes.
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { pagedList } from '../../../db/paged-list.ts';
-import { lockForWrite, versioned, type Versioned } from '../../../db/row-version.ts';
-import { deleteVersioned, fetchVersioned } from '../../../db/versioned-rows.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
+import { pagedList } from '../../../db/queries/paged-list.ts';
+import { lockForWrite, versioned, type Versioned } from '../../../db/queries/row-version.ts';
+import { deleteVersioned, fetchVersioned } from '../../../db/queries/versioned-rows.ts';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
-import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../../db/queries/constraint-translation.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import type { Page, Paging } from '../../../domain/paging.ts';

@@ -5,7 +5,7 @@
 // API: a root is at depth 1, and no category is deeper than MAX_CATEGORY_DEPTH (create, move
 // and import refuse with 400 CategoryTooDeep). Every walk over the tree stops after that many
 // levels, so a tree made deeper before the limit costs no more than one at it.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import { invalid } from '../../../domain/domain-error.ts';
 
 export const MAX_CATEGORY_DEPTH = 10;

@@ -1,8 +1,8 @@
 // Categories: a tree per tenant (no cycles), with key/value metadata.
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { versioned, type Versioned } from '../../../db/row-version.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
+import { versioned, type Versioned } from '../../../db/queries/row-version.ts';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
-import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../../db/queries/constraint-translation.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import { catalogErrors } from '../catalog-errors.ts';

@@ -4,7 +4,7 @@
 // export writes all of them; a filtered one those its items use (with the categories' ancestors).
 // A record stays bounded: a category's metadata and a brand's or category's assets are spread over
 // several records of it when they would make one longer than RECORD_BYTES.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import type { AssetFacts, BulkAssets } from '../catalog-assets.ts';
 import type { ReferenceRecord } from '../imports/import-reference-schemas.ts';
 import type { ImportAsset } from '../imports/import-schemas.ts';

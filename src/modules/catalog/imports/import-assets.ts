@@ -2,7 +2,7 @@
 // a category). An import copies no asset: it relates assets the tenant has, found by id or by
 // content (the SHA-256 an export writes, narrowed by file name and MIME type when given), all
 // the chunk's in one lookup. The relation's kind is the asset's family, as through the API.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import type { FieldError } from '../../../domain/domain-error.ts';
 import type { AssetFacts, AssetFamily, RelatedAssets } from '../catalog-assets.ts';
 import type { ImportAsset } from './import-schemas.ts';

@@ -3,7 +3,7 @@
 // each child among its parent's children by name (case-insensitively, as names are matched
 // everywhere), one query per level for the whole chunk; missing ones are created the same way
 // when the import creates what is missing, with the descriptions a Category record gives.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import { CATEGORY_LOCK } from '../catalog-name-rules.ts';
 import { CREATE_MISSING_ADVICE } from './import-problem-words.ts';
 import type { Resolution } from './import-references.ts';

@@ -11,8 +11,8 @@
 // child tables' triggers find no item to rebuild (or send an event for) yet, and the items' insert
 // builds the chunk's documents and facet arrays from them in the same statement, which the items'
 // trigger keeps (items_build_document, ../sql/010-item-documents.sql).
-import type { RawSql } from '../../../db/database.ts';
-import { deferConstraints } from '../../../db/deferred-constraints.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
+import { deferConstraints } from '../../../db/queries/deferred-constraints.ts';
 import {
   addRelations,
   type AssetRelation,

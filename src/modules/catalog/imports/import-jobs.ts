@@ -1,6 +1,6 @@
 // The import job's row in catalog_imports and its per-row results: creating, reading and
 // cancelling a job, and the job as the API shows it (progress, speed, the results' URL).
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
 import { conflict, notFound } from '../../../domain/domain-error.ts';
 import type { Page, Paging } from '../../../domain/paging.ts';
 import type {

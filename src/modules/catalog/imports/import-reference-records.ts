@@ -4,7 +4,7 @@
 // record carries and the resource lacks: a description that is null, metadata keys it does not
 // have, asset relations; it never changes what is there. Without createMissing a record only has
 // to name a resource that exists. Each kind is written with one statement for the whole chunk.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import { addRelations, type AssetRelation } from './import-assets.ts';
 import type { ChunkContext, ChunkRow } from './import-chunk.ts';
 import type { ChunkReferences, Resolution } from './import-references.ts';

@@ -5,7 +5,7 @@
 // of price type symbols and sibling categories, catalog-name-rules.ts). Missing names are created
 // when the import asks for it (only when writing: a validation pass only tells whether they would
 // be), under the lock of their kind where no unique index guards them.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import { CREATE_MISSING_ADVICE } from './import-problem-words.ts';
 import { CATEGORY_LOCK, PRICE_TYPE_LOCK } from '../catalog-name-rules.ts';
 import { AssetSet, type FindAssets } from './import-assets.ts';

@@ -1,8 +1,8 @@
 // The run of an import: the file read as a stream from the record after the last committed one,
 // settled in chunks of CHUNK_RECORDS records, each chunk's items, results and progress committed
 // together under the job's lease. RejectAll validates the whole file first, then writes it.
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
-import { isDatabaseUnavailable } from '../../../db/connection-loss.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
+import { isDatabaseUnavailable } from '../../../db/connection/connection-loss.ts';
 import { MAX_LISTED_ERRORS } from '../../../domain/bounded-validation.ts';
 import { DomainError, type FieldError } from '../../../domain/domain-error.ts';
 import type { BulkAssets } from '../catalog-assets.ts';

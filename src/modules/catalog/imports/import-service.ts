@@ -2,7 +2,7 @@
 // job row, its queued run), reading, cancelling and following it. The job rows are import-jobs.ts,
 // the run itself import-run.ts, the formats import-formats.ts.
 import type { Readable } from 'node:stream';
-import type { DatabaseHandle } from '../../../db/database.ts';
+import type { DatabaseHandle } from '../../../db/connection/database.ts';
 import { DomainError } from '../../../domain/domain-error.ts';
 import type { Page, Paging } from '../../../domain/paging.ts';
 import type { JobQueue } from '../../../jobs/job-queue.ts';

@@ -9,7 +9,7 @@
 // 100,000… (a handful of times in a million), of the key columns only (no document is read),
 // after the chunk's commit. Autovacuum would take them too, but only after a tenth of the
 // table has changed, which a large shared table reaches too late.
-import type { DatabaseHandle } from '../../../db/database.ts';
+import type { DatabaseHandle } from '../../../db/connection/database.ts';
 
 const FIRST_THRESHOLD = 1000;
 

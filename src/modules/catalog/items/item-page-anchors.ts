@@ -6,7 +6,7 @@
 // generation has not moved (no insert or delete since); if it has, the page is read by plain
 // offset and the anchors are read again. Pages stay exact whatever other instances write.
 import { LRUCache } from 'lru-cache';
-import type { DatabaseHandle } from '../../../db/database.ts';
+import type { DatabaseHandle } from '../../../db/connection/database.ts';
 import type { Paging } from '../../../domain/paging.ts';
 
 export const ANCHOR_STRIDE = 1000;

@@ -1,6 +1,6 @@
 // An item's prices: replaced as a whole; PriceTypeId (or its synonym CurrencyId) must exist,
 // one price per type, and a discount never above the normal price.
-import type { RawSql } from '../../../db/database.ts';
+import type { RawSql } from '../../../db/connection/database.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { Price, PriceInput } from './item-schemas.ts';
 

@@ -1,6 +1,6 @@
 // Items: create, read, full and partial update, delete and list (search: ../search/), with the
 // referential rules of the contract. Every write that touches several rows is one transaction.
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import { catalogErrors } from '../catalog-errors.ts';
@@ -8,7 +8,7 @@ import type { Paging } from '../../../domain/paging.ts';
 import type { AttributeService } from '../attributes/attribute-service.ts';
 import type { DynamicAttribute, DynamicAttributeInput } from '../attributes/attribute-schemas.ts';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
-import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../../db/queries/constraint-translation.ts';
 import {
   fieldValue,
   ITEM_COLUMNS,

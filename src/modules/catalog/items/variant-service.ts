@@ -1,7 +1,7 @@
 // Variant groups. An item is stand-alone (DefaultItemId null), the default item of a group
 // (DefaultItemId = its own Id) or a variant (DefaultItemId = the default item's Id); it is in at
 // most one group. A group left without variants dissolves: its default item becomes stand-alone.
-import type { DatabaseHandle, RawSql } from '../../../db/database.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import { catalogErrors } from '../catalog-errors.ts';
 import type { VariantGroup } from './item-schemas.ts';

@@ -2,8 +2,8 @@
 // /private/catalog/items/search) on the same engine, one SQL statement per request (see
 // search-sql.ts). Items are sent as their stored JSON documents, never re-serialised.
 import { createHash } from 'node:crypto';
-import type { DatabaseHandle } from '../../../db/database.ts';
-import { hasCitus } from '../../../db/distribution.ts';
+import type { DatabaseHandle } from '../../../db/connection/database.ts';
+import { hasCitus } from '../../../db/citus/distribution.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
 import type { RelatedAssets } from '../catalog-assets.ts';
 import { MAX_ID } from '../common-schemas.ts';

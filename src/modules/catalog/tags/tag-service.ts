@@ -1,10 +1,14 @@
 // Tags and the item–tag mappings.
-import type { DatabaseHandle } from '../../../db/database.ts';
-import { pagedList } from '../../../db/paged-list.ts';
-import { versioned, type Versioned } from '../../../db/row-version.ts';
-import { deleteVersioned, fetchVersioned, updateVersioned } from '../../../db/versioned-rows.ts';
+import type { DatabaseHandle } from '../../../db/connection/database.ts';
+import { pagedList } from '../../../db/queries/paged-list.ts';
+import { versioned, type Versioned } from '../../../db/queries/row-version.ts';
+import {
+  deleteVersioned,
+  fetchVersioned,
+  updateVersioned,
+} from '../../../db/queries/versioned-rows.ts';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
-import { translatingConstraints } from '../../../db/constraint-translation.ts';
+import { translatingConstraints } from '../../../db/queries/constraint-translation.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import type { Page, Paging } from '../../../domain/paging.ts';
 import { catalogErrors } from '../catalog-errors.ts';

@@ -42,7 +42,7 @@ create index storage_blobs_touched on storage_blobs (tenant_id, touched_at, sha2
 
 -- A Citus database whose tables are distributed already: this one is distributed now, with the
 -- others (the foreign key from assets below needs it); elsewhere the migrations' distribution
--- step does it (src/db/distribution.ts).
+-- step does it (src/db/citus/distribution.ts).
 do $$
 begin
   if exists (select 1 from pg_extension where extname = 'citus') then

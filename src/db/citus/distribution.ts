@@ -10,7 +10,7 @@
 // migrations' transaction), and so is each table a later migration adds. A database that holds
 // data and was never distributed (a single PostgreSQL that became a Citus coordinator) is
 // distributed by `omni distribute` (distribute-existing.ts), online, table by table.
-import type { RawSql } from './database.ts';
+import type { RawSql } from '../connection/database.ts';
 
 export interface PendingTables {
   /** Global tables to become reference tables. */

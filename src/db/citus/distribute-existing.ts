@@ -2,7 +2,7 @@
 // that became a Citus coordinator) is distributed online, table by table (docs/operations.md,
 // "Citus"); the rules of what is distributed how are distribution.ts's.
 import pg from 'pg';
-import { rawSqlOf, type RawSql } from './database.ts';
+import { rawSqlOf, type RawSql } from '../connection/database.ts';
 import {
   colocationAnchor,
   hasCitus,

@@ -1,6 +1,6 @@
 // Pages of one tenant's rows of a simple table, in id order, with the count of all of them: the
 // `{Results, TotalCount}` shape of every list (contract §4).
-import type { Page, Paging } from '../domain/paging.ts';
+import type { Page, Paging } from '../../domain/paging.ts';
 
 export type { Page, Paging };
 

@@ -3,7 +3,7 @@
 // shard fails as a whole when one worker is down, while the same statement restricted to the
 // tenants of one worker (`tenant_id = any($1)`, which Citus prunes to their shards) reads that
 // worker alone.
-import type { RawSql } from './database.ts';
+import type { RawSql } from '../connection/database.ts';
 
 /**
  * `values` of `table`'s distribution column grouped by the node that holds their shard (its

@@ -1,6 +1,6 @@
 // Rows with a `version` column (the ETag of contract §4): locking one for a write and reading
 // its version in the same statement, so that If-Match is checked against what the write changes.
-import type { RawSql } from './database.ts';
+import type { RawSql } from '../connection/database.ts';
 
 /**
  * The next `updated_at` of a row versioned by it: now, or a millisecond after the last one when

@@ -5,7 +5,7 @@
 // to the tenant's shard group that runs defer_constraints (src/db/sql/040-deferred-constraints.sql)
 // defers them there, on the connection the transaction's later statements to that shard group
 // use. On one server it is the same command.
-import type { RawSql } from './database.ts';
+import type { RawSql } from '../connection/database.ts';
 
 /**
  * Defers the transaction's deferrable constraints where the tenant's rows are: through `table`

@@ -18,11 +18,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RawSql } from './database.ts';
+import type { RawSql } from '../connection/database.ts';
 import { parsedStatements, type ScriptStatement } from './sql-script.ts';
 
-const SHARED_SQL_DIR = path.join(import.meta.dirname, 'sql');
-const MODULES_DIR = path.join(import.meta.dirname, '..', 'modules');
+const SHARED_SQL_DIR = path.join(import.meta.dirname, '..', 'sql');
+const MODULES_DIR = path.join(import.meta.dirname, '..', '..', 'modules');
 
 export interface SqlCodeFile {
   /** The file's path from src/, which names it in sql_code_files. */
@@ -55,7 +55,7 @@ async function loadSqlCode(): Promise<SqlCodeFile[]> {
     ...(await sqlFilesOf(SHARED_SQL_DIR)),
     ...(await Promise.all(modules.map((m) => sqlFilesOf(path.join(MODULES_DIR, m, 'sql'))))).flat(),
   ];
-  const src = path.join(import.meta.dirname, '..');
+  const src = path.join(import.meta.dirname, '..', '..');
   return Promise.all(
     files.map(async (file) => ({
       name: path.relative(src, file).split(path.sep).join('/'),

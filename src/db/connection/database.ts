@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { from as copyStreamFrom } from 'pg-copy-streams';
 import { CommitNotifier } from './commit-notifier.ts';
-import { CommitOutcomes, type CommitOutcome } from './commit-outcomes.ts';
+import { CommitOutcomes, type CommitOutcome } from '../failover/commit-outcomes.ts';
 import { isDatabaseUnavailable } from './connection-loss.ts';
 import {
   listenWith,
@@ -11,7 +11,7 @@ import {
   type ListenOptions,
   type Unlisten,
 } from './notification-listener.ts';
-import { primaryFollowingOptions } from './primary-hosts.ts';
+import { primaryFollowingOptions } from '../failover/primary-hosts.ts';
 
 export type Engine = 'pglite' | 'postgres';
 

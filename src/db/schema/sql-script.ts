@@ -4,7 +4,7 @@
 // Citus each statement goes alone, cut where PostgreSQL's own parser (libpg-query) says one ends:
 // dollar quotes, strings and comments may hold semicolons.
 import { loadModule, parseSync } from 'libpg-query';
-import type { RawSql } from './database.ts';
+import type { RawSql } from '../connection/database.ts';
 
 let parserLoaded: Promise<void> | undefined;
 

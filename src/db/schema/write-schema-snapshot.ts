@@ -3,11 +3,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLITE_EXTENSIONS, wrapPglite } from './embedded-database.ts';
+import { PGLITE_EXTENSIONS, wrapPglite } from '../connection/embedded-database.ts';
 import { migrate } from './migrate.ts';
 import { schemaSnapshot } from './schema-snapshot.ts';
 
-export const SCHEMA_SNAPSHOT_FILE = path.join(import.meta.dirname, 'schema.sql');
+export const SCHEMA_SNAPSHOT_FILE = path.join(import.meta.dirname, '..', 'schema.sql');
 
 /** The schema a fresh embedded database has once every migration is applied. */
 export async function freshSchemaSnapshot(): Promise<string> {

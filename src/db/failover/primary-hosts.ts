@@ -183,7 +183,7 @@ async function takesWrites(connection: pg.ClientConfig, { host, port }: Database
 
 /** A connection refused because its host does not take writes (a standby, or one demoting). */
 export class NotPrimaryError extends Error {
-  // 57P03 (cannot connect now): what src/db/connection-loss.ts calls unavailable.
+  // 57P03 (cannot connect now): what src/db/connection/connection-loss.ts calls unavailable.
   readonly code = '57P03';
 }
 

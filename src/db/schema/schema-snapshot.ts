@@ -3,7 +3,7 @@
 // public schema and in a fixed order, read from pg_catalog. src/db/schema.sql holds it for the
 // checked-in migrations (written by `npm run db:schema`), so that one file shows what the
 // database looks like today, however many migrations redefined a function or a table.
-import type { DatabaseHandle } from './database.ts';
+import type { DatabaseHandle } from '../connection/database.ts';
 
 /** Objects that an extension created belong to it, not to our migrations. */
 const notFromExtension = (catalog: string, oid: string) =>

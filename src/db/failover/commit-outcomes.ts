@@ -14,7 +14,7 @@
 // (commit-marker-pruning.ts; migration 0293).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { isDatabaseUnavailable } from './connection-loss.ts';
+import { isDatabaseUnavailable } from '../connection/connection-loss.ts';
 
 /** What became of a commit whose answer was lost; `unknown`: no primary answered in time. */
 export interface CommitOutcome {

@@ -1,7 +1,7 @@
 // Fetching, updating and deleting one row of a tenant's table with a `version` column, as the
 // small resources (brands, tags, price types …) all do: a write locks the row, checks If-Match
 // against its version (row-version.ts) and moves the version on.
-import type { DatabaseHandle, RawSql } from './database.ts';
+import type { DatabaseHandle, RawSql } from '../connection/database.ts';
 import { lockForWrite, versioned, type Versioned } from './row-version.ts';
 
 /** A tenant's table keyed by (tenant_id, id), the columns the API shows, and the 404 of an id. */

@@ -7,14 +7,14 @@
 // once.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { DatabaseHandle, RawSql } from './database.ts';
-import { distributeNewTables, hasCitus, useCitusDdlSettings } from './distribution.ts';
+import type { DatabaseHandle, RawSql } from '../connection/database.ts';
+import { distributeNewTables, hasCitus, useCitusDdlSettings } from '../citus/distribution.ts';
 import { runScript } from './sql-script.ts';
 import { REPLACED_MIGRATIONS } from './replaced-migrations.ts';
 import { applySqlCode, bundledSqlCode } from './sql-code.ts';
 
-const SHARED_MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
-const MODULES_DIR = path.join(import.meta.dirname, '..', 'modules');
+const SHARED_MIGRATIONS_DIR = path.join(import.meta.dirname, '..', 'migrations');
+const MODULES_DIR = path.join(import.meta.dirname, '..', '..', 'modules');
 const MIGRATION_LOCK_KEY = 4_242_001;
 const VERSION_NUMBER = /^(\d{4})_[a-z0-9_]+$/;
 
