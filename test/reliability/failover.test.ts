@@ -651,7 +651,24 @@ describe.skipIf(!pairAnswers || Boolean(process.env.TEST_DATABASE_URL))(
       };
       const deadline = Date.now() + 180_000;
       while (Date.now() < deadline && undelivered().length > 0) await sleep(200);
-      expect(undelivered(), 'updates not delivered').toEqual([]);
+      const missing = undelivered();
+      if (missing.length > 0)
+        // What became of the first missing ones' deliveries, for the failure's report.
+        console.log(
+          'UNDELIVERED',
+          JSON.stringify(
+            await onPrimary(
+              `select e.resource_id, e.id, e.position, d.state, d.attempts, d.lost_claims,
+                      d.next_attempt_at, d.claimed_until, d.last_error, d.response_status
+                 from events e left join webhook_deliveries d
+                   on d.tenant_id = e.tenant_id and d.event_id = e.id
+                where e.resource = 'item' and e.resource_id = any($1::text[])
+                order by e.id desc limit 20`,
+              [missing.slice(0, 5).map((entry) => entry.split(' ')[0]!)],
+            ).catch((error: unknown) => String(error)),
+          ),
+        );
+      expect(missing, 'updates not delivered').toEqual([]);
       const firstSeen = new Map<string, { id: string; resource: string }>();
       for (const event of receiver.events())
         if (!firstSeen.has(event.Id))
