@@ -40,6 +40,8 @@ const secondLogs = new LogLines();
 let acme: TestTenant;
 let tenantId: number;
 const receiver = new WebhookReceiver();
+/** Moves made again because the last move's leftovers on the target were not dropped yet. */
+let orphanRetries = 0;
 
 beforeAll(async () => {
   if (!citus) return;
@@ -101,11 +103,26 @@ async function placementOf(tenant: number): Promise<Placement> {
 }
 
 async function moveTo(from: Placement, to: { host: string; port: number }): Promise<Placement> {
-  await api.database.handle.query(
-    `select citus_move_shard_placement($1::bigint, $2, $3, $4, $5, shard_transfer_mode => 'auto')`,
-    [from.shardId, from.host, from.port, to.host, to.port],
-  );
-  return placementOf(tenantId);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await api.database.handle.query(
+        `select citus_move_shard_placement($1::bigint, $2, $3, $4, $5, shard_transfer_mode => 'auto')`,
+        [from.shardId, from.host, from.port, to.host, to.port],
+      );
+      return await placementOf(tenantId);
+    } catch (error) {
+      // A move back finds the copy the last move left on its target (Citus drops it later, once
+      // no transaction holds it) and fails if it cannot drop it yet: the move is made again once
+      // the leftovers are cleaned up, as an operator would.
+      if (attempt >= 20 || !/orphaned shard .* could not be cleaned up/.test(String(error)))
+        throw error;
+      orphanRetries++;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await api.database.handle
+        .query('call citus_cleanup_orphaned_resources()')
+        .catch(() => undefined);
+    }
+  }
 }
 
 /** A request to one of the two instances, with acme's token. */
@@ -246,24 +263,28 @@ describe.runIf(citus)('webhooks of a tenant moved while it writes', () => {
     const pause = () => new Promise((resolve) => setTimeout(resolve, 1_000));
     const dispatchers = [api.services.events.dispatcher, secondServices!.events.dispatcher];
     const renamers = startRenamers(items);
-    await pause();
-    // With the dispatchers running: events get their feed positions a few ms after they commit.
-    const moved = await moveTo(before, other);
-    await pause();
-    const back = await moveTo(moved, before);
-    await pause();
-    // With every dispatcher stopped (a deploy, say) across a move and a move back, the renames
-    // going on: nothing but the writes themselves places events meanwhile, so events recorded on
-    // both workers would wait together for their positions.
-    await Promise.all(dispatchers.map((d) => d.stop()));
-    await pause();
-    const movedAgain = await moveTo(back, other);
-    await pause();
-    const backAgain = await moveTo(movedAgain, before);
-    await pause();
-    for (const d of dispatchers) d.start();
-    await pause();
-    await renamers.stop();
+    let moved, back, movedAgain, backAgain;
+    try {
+      await pause();
+      // With the dispatchers running: events get their feed positions a few ms after they commit.
+      moved = await moveTo(before, other);
+      await pause();
+      back = await moveTo(moved, before);
+      await pause();
+      // With every dispatcher stopped (a deploy, say) across a move and a move back, the renames
+      // going on: nothing but the writes themselves places events meanwhile, so events recorded
+      // on both workers would wait together for their positions.
+      await Promise.all(dispatchers.map((d) => d.stop()));
+      await pause();
+      movedAgain = await moveTo(back, other);
+      await pause();
+      backAgain = await moveTo(movedAgain, before);
+      await pause();
+    } finally {
+      for (const d of dispatchers) d.start();
+      await pause();
+      await renamers.stop();
+    }
 
     expect(renamers.unexpected).toEqual([]);
     for (const [at, where] of [
@@ -317,7 +338,7 @@ describe.runIf(citus)('webhooks of a tenant moved while it writes', () => {
     expect(secondLogs.text()).not.toMatch(/"statusCode":500/);
 
     console.log(
-      `webhook move: worker groups ${before.groupId} → ${moved.groupId} → ${back.groupId} → ${movedAgain.groupId} → ${backAgain.groupId} (the last two with the dispatchers stopped); ${acknowledgedCount} renames acknowledged, ${all.filter((d) => d.type === 'item.updated').length} updates delivered (${all.length} webhooks in all, ${byWebhookId.size} distinct); answers ${JSON.stringify(Object.fromEntries(renamers.answers))}`,
+      `webhook move: worker groups ${before.groupId} → ${moved.groupId} → ${back.groupId} → ${movedAgain.groupId} → ${backAgain.groupId} (the last two with the dispatchers stopped; ${orphanRetries} moves made again after a leftover of the last one); ${acknowledgedCount} renames acknowledged, ${all.filter((d) => d.type === 'item.updated').length} updates delivered (${all.length} webhooks in all, ${byWebhookId.size} distinct); answers ${JSON.stringify(Object.fromEntries(renamers.answers))}`,
     );
   }, 900_000);
 });
