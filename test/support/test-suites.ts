@@ -38,10 +38,10 @@ export const NAMED_SUITES = {
     'test/http/linear-expressions.test.ts',
   ],
   /**
-   * A tenant's shards moved between Citus workers under two servers' writes, and one worker made
-   * unreachable (Citus only).
+   * A tenant's shards moved between Citus workers under two servers' writes (its webhooks
+   * delivered once and in order meanwhile), and one worker made unreachable (Citus only).
    */
-  citus: ['test/reliability/citus-{tenant-move,fault-isolation}.test.ts'],
+  citus: ['test/reliability/citus-{tenant-move,fault-isolation,webhook-move}.test.ts'],
   /** The generated TypeScript client, Postman (newman) and Prism against a running server. */
   clients: ['test/clients/*.test.ts'],
 } as const;

@@ -43,6 +43,8 @@ declare
   v_recorded boolean := false;
   -- Once per call: in the select list below it would run once per row (it is volatile).
   v_key bigint := event_transaction_key();
+  v_id bigint;
+  v_range bigint;
 begin
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
@@ -52,7 +54,22 @@ begin
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update
       set data = excluded.data, type = event_type_merge(e.type, excluded.type);
-    v_recorded := v_recorded or found;
+    continue when not found;
+    v_recorded := true;
+    -- The sequencer places waiting events in id order, and ids come from the sequence of the
+    -- node that records them: on Citus a worker's own range (group g draws from g × 2^48), so
+    -- after the tenant's shards moved to a worker of a lower group its next events have lower
+    -- ids than those recorded before the move. Were both still waiting together, a resource's
+    -- later change would be placed, and delivered, before its earlier one. So the first
+    -- transaction that records an event on the new node places the waiting events recorded
+    -- elsewhere (all committed: a move waits for the old node's writes) before it commits, and
+    -- the events waiting for a position are only ever of one node.
+    select id into v_id from events where tenant_id = v_tenant and tx_id = v_key limit 1;
+    v_range := (v_id >> 48) << 48;
+    if exists (select 1 from events where tenant_id = v_tenant and position is null
+                 and (id < v_range or id >= v_range + (1::bigint << 48))) then
+      perform event_feed_place(v_tenant, 2147483647, v_key);
+    end if;
   end loop;
   -- The webhook dispatchers wait on this channel (src/modules/events/dispatcher-wakeups.ts).
   if v_recorded then
@@ -82,6 +99,15 @@ end $$;
 -- that two sequencers never give out the same positions. Answers how many it placed.
 create or replace function event_feed_sequence(p_tenant integer, p_limit integer) returns integer
 language plpgsql as $$
+begin
+  return event_feed_place(p_tenant, p_limit, null);
+end $$;
+
+-- event_feed_sequence's work, leaving out the events of the transaction keyed p_except_tx (the
+-- caller's own, not committed yet: record_events places other nodes' events before its own).
+create or replace function event_feed_place(p_tenant integer, p_limit integer, p_except_tx bigint)
+    returns integer
+language plpgsql as $$
 declare
   v_head bigint;
   v_placed integer;
@@ -92,6 +118,7 @@ begin
   update events e set position = v_head + n.n
     from (select id, row_number() over (order by id) as n
             from events where tenant_id = p_tenant and position is null
+             and tx_id is distinct from p_except_tx
            order by id limit p_limit) n
    where e.tenant_id = p_tenant and e.id = n.id;
   get diagnostics v_placed = row_count;
