@@ -19,7 +19,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { CONNECTION_OPTIONS, wrapPool, type DatabaseHandle } from '../../src/db/database.ts';
+import {
+  CONNECTION_OPTIONS,
+  wrapPool,
+  type DatabaseHandle,
+} from '../../src/db/connection/database.ts';
 import { createServices } from '../../src/module-wiring.ts';
 import { checkInjectedAnswers } from '../support/openapi-answers.ts';
 import { LogLines, startTestApi, type TestApi, type TestTenant } from '../support/test-api.ts';
