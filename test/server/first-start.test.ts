@@ -229,13 +229,13 @@ describe.skipIf(source.engine === 'pglite')(
         );
         expect(ready).toMatch(/200 items/);
         expect(ready).toContain('10 stores');
-        const [counts] = await database.handle.query<{ items: string; stores: string }>(
-          `select (select count(*) from items i join tenants t on t.id = i.tenant_id
+        const [counts] = await database.handle.query<{ items: number; stores: number }>(
+          `select (select count(*)::int from items i join tenants t on t.id = i.tenant_id
                     where t.name = 'demo') as items,
-                  (select count(*) from stores s join tenants t on t.id = s.tenant_id
+                  (select count(*)::int from stores s join tenants t on t.id = s.tenant_id
                     where t.name = 'demo') as stores`,
         );
-        expect(counts).toEqual({ items: '200', stores: '10' });
+        expect(counts).toEqual({ items: 200, stores: 10 });
 
         const appId = printed(server.lines, /ApplicationId:\s+(\S+)/);
         const secret = printed(server.lines, /ApplicationSecret:\s+(\S+)/);
