@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import type { Config } from './config.ts';
 import { registerAppRateLimit } from './http/app-rate-limit.ts';
 import { registerAuthentication } from './http/authentication.ts';
+import { registerChangeContext } from './http/change-context-hook.ts';
 import { clientErrorHandler, expectationFailed } from './http/client-errors.ts';
 import { registerConditionalGet } from './http/conditional-get.ts';
 import { registerContentEncoding } from './http/content-encoding.ts';
@@ -165,6 +166,7 @@ export async function buildApp(
   });
   registerAuthentication(app, services.oauth.verifier);
   registerIdempotency(app, services.idempotency);
+  registerChangeContext(app);
   registerConditionalGet(app);
   await registerOpenApi(app, {
     tags: modules.flatMap((module) => module.openApiTags ?? []),

@@ -12,6 +12,8 @@ export interface Principal {
   tenantId: number;
   /** The app the token was issued to (for a member signed in through the console: `console`). */
   appId: string;
+  /** The app's name, or the member's username: how the change history names the caller. */
+  name?: string;
   /** The app's type (1 Consumer … 4 Device); rate limits are set per type. */
   appTypeId: number;
   scopes: ReadonlySet<Scope>;

@@ -109,6 +109,8 @@ async function keysToGlobalTables(
        from pg_constraint k
       where k.contype = 'f' and k.connamespace = 'public'::regnamespace
         and k.confrelid::regclass::text = any($1::text[]) and k.conrelid <> k.confrelid
+        -- A partition's key is its parent's: it goes and comes back with it.
+        and k.conparentid = 0
       order by 1, 2`,
     [pending.reference],
   );

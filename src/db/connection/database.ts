@@ -5,6 +5,7 @@ import { from as copyStreamFrom } from 'pg-copy-streams';
 import { CommitNotifier } from './commit-notifier.ts';
 import { CommitOutcomes, type CommitOutcome } from '../failover/commit-outcomes.ts';
 import { isDatabaseUnavailable } from './connection-loss.ts';
+import { changeContextStatements, currentChangeContext } from '../changes/change-context.ts';
 import {
   listenWith,
   type ListenHandlers,
@@ -157,7 +158,7 @@ function sameConnectionAs(pool: pg.Pool, url: string | undefined): pg.PoolConfig
  * On a failover pair, a statement that writes is run in a transaction of its own, so that a lost
  * COMMIT answer can be settled (commit-outcomes.ts); a read runs as it is.
  */
-const WRITING_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
+export const WRITING_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
 
 /** `outcomes`: on a failover pair, what settles a commit whose answer was lost (commit-outcomes.ts). */
 export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes): DatabaseHandle {
@@ -190,7 +191,8 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     let result: T;
     let committing: string | undefined;
     try {
-      await client.query('begin');
+      const context = currentChangeContext();
+      await client.query(context ? `begin; ${changeContextStatements(context)}` : 'begin');
       result = await fn(rawSqlOf(client));
       committing = await outcomes?.mark(client);
       await client.query('commit');
@@ -229,14 +231,16 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
     },
     async query<Row>(text: string, params: unknown[] = []) {
       const writing = WRITING_STATEMENT.test(text);
-      if (outcomes && writing) return rawTransaction((sql) => sql.query<Row>(text, params));
+      // A write names its actor (change-context.ts), which a transaction carries.
+      if (writing && (outcomes || currentChangeContext()))
+        return rawTransaction((sql) => sql.query<Row>(text, params));
       const result = await pool.query(text, params);
       if (writing) committed();
       return result.rows as Row[];
     },
     async prepared<Row>(name: string, text: string, params: unknown[]) {
       const writing = WRITING_STATEMENT.test(text);
-      if (outcomes && writing)
+      if (writing && (outcomes || currentChangeContext()))
         return rawTransaction((sql) => sql.prepared<Row>(name, text, params));
       const result = await pool.query({ name, text, values: params });
       if (writing) committed();
@@ -253,8 +257,11 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
       let loaded = 0;
       try {
         // On a failover pair the COPY runs in a transaction of its own making, so that it is
-        // marked before it commits.
-        if (outcomes) await client.query('begin');
+        // marked before it commits; so does a COPY that names its actor (change-context.ts).
+        const context = currentChangeContext();
+        const inTransaction = outcomes !== undefined || context !== undefined;
+        if (inTransaction)
+          await client.query(context ? `begin; ${changeContextStatements(context)}` : 'begin');
         const stream = client.query(copyStreamFrom(`copy ${target} from stdin (format binary)`));
         // 'finish' comes after the server's ReadyForQuery, i.e. once the COPY has committed (or,
         // in a transaction, once it has run).
@@ -264,8 +271,8 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
           stream.end(data);
         });
         loaded = stream.rowCount;
-        if (outcomes) {
-          committing = await outcomes.mark(client);
+        if (inTransaction) {
+          committing = await outcomes?.mark(client);
           await client.query('commit');
         }
         committed();

@@ -10,7 +10,8 @@ import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import type { DatabaseHandle, RawSql } from './database.ts';
+import { changeContextStatements, currentChangeContext } from '../changes/change-context.ts';
+import { WRITING_STATEMENT, type DatabaseHandle, type RawSql } from './database.ts';
 import { acquireDataDirLock } from './embedded-lock.ts';
 import type { ListenHandlers } from './notification-listener.ts';
 import { PgliteStatements } from './pglite-statements.ts';
@@ -42,18 +43,25 @@ export function wrapPglite(
       return results.at(-1)?.rows ?? [];
     },
     async query<Row>(text: string, params: unknown[] = []) {
+      // A write names its actor (change-context.ts), which a transaction carries.
+      if (currentChangeContext() && WRITING_STATEMENT.test(text))
+        return handle.rawTransaction((sql) => sql.query<Row>(text, params));
       const result = await client.query<Row>(text, params);
       return result.rows;
     },
     prepared<Row>(name: string, text: string, params: unknown[]) {
+      if (currentChangeContext() && WRITING_STATEMENT.test(text))
+        return handle.rawTransaction((sql) => sql.query<Row>(text, params));
       return statements.query<Row>(name, text, params);
     },
     async exec(script: string) {
       await client.exec(script);
     },
     rawTransaction<T>(fn: (sql: RawSql) => Promise<T>) {
-      return client.transaction((tx) =>
-        fn({
+      const context = currentChangeContext();
+      return client.transaction(async (tx) => {
+        if (context) await tx.exec(changeContextStatements(context));
+        return fn({
           query: async <Row>(text: string, params: unknown[] = []) =>
             (await tx.query<Row>(text, params)).rows,
           prepared: async <Row>(_name: string, text: string, params: unknown[]) =>
@@ -61,15 +69,23 @@ export function wrapPglite(
           exec: async (script: string) => {
             await tx.exec(script);
           },
-        }),
-      );
+        });
+      });
     },
     async copyFrom(target: string, data: Uint8Array) {
       // PGlite has no COPY stream; it reads COPY data from the /dev/blob device instead.
-      const result = await client.query(`copy ${target} from '/dev/blob' (format binary)`, [], {
-        blob: new Blob([data]),
+      const copy = async (sql: Pick<PGlite, 'query'>) =>
+        (
+          await sql.query(`copy ${target} from '/dev/blob' (format binary)`, [], {
+            blob: new Blob([data]),
+          })
+        ).affectedRows ?? 0;
+      const context = currentChangeContext();
+      if (!context) return copy(client);
+      return client.transaction(async (tx) => {
+        await tx.exec(changeContextStatements(context));
+        return copy(tx);
       });
-      return result.affectedRows ?? 0;
     },
     async listen(channel: string, handlers: ListenHandlers) {
       // One session writes and listens: a NOTIFY in the writing transaction holds up no other

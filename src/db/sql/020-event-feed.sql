@@ -45,11 +45,14 @@ declare
   v_key bigint := event_transaction_key();
   v_id bigint;
   v_range bigint;
+  v_actor text := change_actor();
 begin
+  -- Every change the feed records is a change of the history too (025-change-history.sql).
+  perform record_changes(p_resource, p_op, p_action, p_tenants, p_ids, p_data);
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
-    insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
-      select v_tenant, v_key, p_resource, r.id, v_type, r.data
+    insert into events as e (tenant_id, tx_id, resource, resource_id, type, data, actor)
+      select v_tenant, v_key, p_resource, r.id, v_type, r.data, v_actor
         from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update

@@ -14,7 +14,7 @@ import type { VerifiedTokenCache } from './verified-token-cache.ts';
 export type MemberVersionLookup = (
   tenantId: number,
   memberId: string,
-) => Promise<{ version: number } | undefined>;
+) => Promise<{ version: number; username?: string } | undefined>;
 
 const KEY_RELOAD_MIN_INTERVAL_MS = 1_000;
 
@@ -125,10 +125,11 @@ export class TokenVerification {
     const [state] = await this.db.prepared<{
       secretVersion: number;
       appTypeId: number;
+      name: string;
       revoked: boolean;
     }>(
       'oauth_token_state',
-      `select secret_version as "secretVersion", application_type_id as "appTypeId",
+      `select secret_version as "secretVersion", application_type_id as "appTypeId", name,
               exists (select 1 from revoked_tokens r where r.tenant_id = $1 and r.jti = $3) as revoked
          from oauth_apps where tenant_id = $1 and id = $2`,
       [tenantId, claims.sub!, jti],
@@ -141,6 +142,7 @@ export class TokenVerification {
       tenantId,
       appId: claims.sub!,
       appTypeId: state.appTypeId,
+      name: state.name,
       scopes: new Set(claims.scope.split(' ').filter(Boolean) as Scope[]),
       jti,
       expiresAt: claims.exp! * 1000,
@@ -175,6 +177,7 @@ export class TokenVerification {
       jti,
       expiresAt: claims.exp! * 1000,
       memberId: claims.sub!,
+      ...(member.username !== undefined ? { name: member.username } : {}),
       permissions: new Set(claims.perm),
     };
   }
