@@ -9,6 +9,17 @@ import {
   type ChangeContext,
 } from '../db/changes/change-context.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route writes nothing that the change history records (analytics logs): its writes run
+     * as they are, without a change context (which would put each lone statement in a
+     * transaction of its own).
+     */
+    unrecorded?: boolean;
+  }
+}
+
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The actor a request's principal stands for; the system when it has none (an anonymous call). */
@@ -51,7 +62,7 @@ export function registerChangeContext(app: FastifyInstance): void {
   // A callback hook: the handler runs from `done`, inside the context (an async hook would run
   // it from a promise made outside).
   app.addHook('preHandler', (request, _reply, done) => {
-    if (READS.has(request.method)) return done();
+    if (READS.has(request.method) || request.routeOptions.config.unrecorded) return done();
     withChangeContext(changeContextOf(request), done);
   });
 }

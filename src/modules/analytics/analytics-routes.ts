@@ -95,6 +95,7 @@ export const analyticsRoutes: FastifyPluginAsync<{
     '/analytics/logs',
     {
       bodyLimit,
+      config: { unrecorded: true },
       schema: {
         tags,
         operationId: 'ingestAnalyticsLogs',
