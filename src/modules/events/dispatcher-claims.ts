@@ -83,7 +83,7 @@ function lease(
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return db.query<Claimed>(
     `with due as (
-       select d.id, e.data, e.id is not null as kept from webhook_deliveries d
+       select d.id, e.data, e.actor, e.id is not null as kept from webhook_deliveries d
          left join events e on e.tenant_id = d.tenant_id and e.id = d.event_id
         where d.tenant_id = $1 and d.id = any($2::bigint[]) and d.state = 'pending'
           and (d.claimed_until is null or d.claimed_until <= $3)
@@ -101,7 +101,7 @@ function lease(
         d.attempts, d.lost_claims as "lostClaims", d.first_attempt_at as "firstAttemptAt",
         due.kept as "eventKept",
         d.event_position::text as position, d.event_id::text as seq, d.event_type as type, t.name as tenant,
-        d.occurred_at as "occurredAt", d.resource, d.resource_id as "resourceId", due.data`,
+        d.occurred_at as "occurredAt", d.resource, d.resource_id as "resourceId", due.data, due.actor`,
     [tenantId, ids, now, leaseUntil],
   );
 }

@@ -65,15 +65,44 @@ export interface EventRow {
   resource: string;
   resourceId: string;
   data: string;
+  /** Who made the change (JSON text, events.actor); null for events recorded before it was. */
+  actor: string | null;
 }
 
 /** The columns of an EventRow, of events `e` joined with tenants `t`. */
 export const EVENT_COLUMNS = `e.position::text as position, e.id::text as seq, e.type, t.name as tenant,
-  e.occurred_at as "occurredAt", e.resource, e.resource_id as "resourceId", e.data`;
+  e.occurred_at as "occurredAt", e.resource, e.resource_id as "resourceId", e.data, e.actor`;
 
 /** The event as integrators get it, in the feed and as a webhook's body: compact JSON text. */
 export function eventJson(row: EventRow): string {
-  return `{"Id":${JSON.stringify(eventId({ position: BigInt(row.position), seq: BigInt(row.seq) }))},"Type":${JSON.stringify(row.type)},"TenantId":${JSON.stringify(row.tenant)},"OccurredAt":${JSON.stringify(row.occurredAt.toISOString())},"Resource":${JSON.stringify(row.resource)},"ResourceId":${JSON.stringify(row.resourceId)},"Data":${row.data}}`;
+  return `{"Id":${JSON.stringify(eventId({ position: BigInt(row.position), seq: BigInt(row.seq) }))},"Type":${JSON.stringify(row.type)},"TenantId":${JSON.stringify(row.tenant)},"OccurredAt":${JSON.stringify(row.occurredAt.toISOString())},"Resource":${JSON.stringify(row.resource)},"ResourceId":${JSON.stringify(row.resourceId)},"Actor":${actorJson(row.actor)},"Data":${row.data}}`;
+}
+
+/** Who made a change, as the change history names it (src/db/changes/change-context.ts). */
+export interface WireActor {
+  Type: string;
+  Id?: string;
+  Name?: string;
+  OnBehalfOf?: WireActor;
+}
+
+/** Its fields in the order the documentation shows, from any order. */
+function wireActor(actor: WireActor): WireActor {
+  return {
+    Type: actor.Type,
+    ...(actor.Id !== undefined ? { Id: actor.Id } : {}),
+    ...(actor.Name !== undefined ? { Name: actor.Name } : {}),
+    ...(actor.OnBehalfOf !== undefined ? { OnBehalfOf: wireActor(actor.OnBehalfOf) } : {}),
+  };
+}
+
+/**
+ * The Actor of an event: compact JSON, Type first (the column holds jsonb's text, spaced and in
+ * its own key order); the system's for an event recorded before events named their actor.
+ */
+export function actorJson(actor: string | null): string {
+  if (actor === null) return '{"Type":"System"}';
+  return JSON.stringify(wireActor(JSON.parse(actor) as WireActor));
 }
 
 export interface WireEvent {
@@ -83,6 +112,7 @@ export interface WireEvent {
   OccurredAt: string;
   Resource: string;
   ResourceId: string;
+  Actor: WireActor;
   Data: unknown;
 }
 

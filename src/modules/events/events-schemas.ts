@@ -181,6 +181,38 @@ export const EventsQuery = Type.Object({
   ),
   take: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
 });
+const ActorType = () =>
+  Type.String({ ...documentedEnum(['App', 'Member', 'Device', 'Job', 'System']) });
+const OnBehalfOf = Type.Object(
+  {
+    Type: ActorType(),
+    Id: Type.Optional(Type.String()),
+    Name: Type.Optional(Type.String()),
+  },
+  { description: 'The app or member a device or a job works for.' },
+);
+/** Who made the change, as the change history names it (docs/api.md, "Webhooks"). */
+const EventActor = Type.Object(
+  {
+    Type: ActorType(),
+    Id: Type.Optional(
+      Type.String({
+        description: "The app's client id, the member's id, the device's id or the job's id.",
+      }),
+    ),
+    Name: Type.Optional(
+      Type.String({ description: "The app's name, the member's username, the job's kind." }),
+    ),
+    OnBehalfOf: Type.Optional(OnBehalfOf),
+  },
+  {
+    title: 'EventActor',
+    description:
+      'Who made the change: an app, a member (the console), a device, a job, or the system ' +
+      '(a migration, maintenance, a change made before events named their actor).',
+  },
+);
+
 export const Event = Type.Object(
   {
     Id: Type.String({ pattern: EVENT_ID_PATTERN, description: 'evt_…; Ids sort in feed order.' }),
@@ -189,6 +221,7 @@ export const Event = Type.Object(
     OccurredAt: DateText(),
     Resource: EventResource(),
     ResourceId: Type.String(),
+    Actor: EventActor,
     Data: Type.Unknown({
       description: 'The resource as its API shows it (its last state when deleted).',
     }),
