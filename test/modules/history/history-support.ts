@@ -56,8 +56,7 @@ export async function omniHistory(
   const log = console.log;
   const write = process.stdout.write.bind(process.stdout);
   console.log = (line: string) => printed.push(`${line}\n`);
-  process.stdout.write = ((chunk: string) =>
-    printed.push(chunk) > 0) as typeof process.stdout.write;
+  process.stdout.write = (chunk: string) => printed.push(chunk) > 0;
   try {
     await command.run({ args: [], options }, (work) =>
       work(api.services.history, {
