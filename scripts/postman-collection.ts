@@ -575,6 +575,20 @@ const RUN: { folder: string; steps: Step[] }[] = [
     ],
   },
   {
+    folder: 'Change history',
+    steps: [
+      { op: 'GET /management/history/export' },
+      {
+        op: 'GET /management/history/settings',
+        capture: { historySettings: 'JSON.stringify(body)' },
+      },
+      {
+        op: 'PUT /management/history/settings',
+        raw: { text: '{{historySettings}}', contentType: 'application/json' },
+      },
+    ],
+  },
+  {
     folder: 'Webhook deliveries and events',
     steps: [
       {

@@ -8,6 +8,7 @@ import type { Env } from './config/env-readers.ts';
 import { serverSettings, type ServerSettings } from './config/server-settings.ts';
 import { catalogSettings, type CatalogSettings } from './modules/catalog/catalog-settings.ts';
 import { eventsSettings, type EventsSettings } from './modules/events/events-settings.ts';
+import { historySettings, type HistorySettings } from './modules/history/history-settings.ts';
 import {
   integrationSettings,
   type IntegrationSettings,
@@ -33,6 +34,7 @@ export type Config = ServerSettings &
   CatalogSettings &
   StorageSettings &
   EventsSettings &
+  HistorySettings &
   SampleSettings;
 
 export function loadConfig(env: Env = process.env): Config {
@@ -46,6 +48,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...catalogSettings(env),
     ...storageSettings(env),
     ...eventsSettings(env),
+    ...historySettings(env),
     ...sampleSettings(env),
   };
 }

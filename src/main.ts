@@ -1,6 +1,6 @@
 // CLI entry: `serve` (npm start), `migrate` and `distribute` here, and the modules' commands:
 // `tenant` (create, list, delete), `member` (create), `keys` (rotate), `endpoint` (status),
-// `analytics` (detach, trending), `catalog` (import) and `sample` (seed, remove), each declared in its module's
+// `analytics` (detach, trending), `catalog` (import), `history` (export, verify) and `sample` (seed, remove), each declared in its module's
 // `<name>-commands.ts` (src/cli/cli-command.ts). The usage text is assembled below from them;
 // `--help` and a command line that does not fit are answered as src/cli/usage.ts describes.
 import type { ParseArgsOptionsConfig } from 'node:util';
@@ -29,6 +29,7 @@ import { createServices, defineQueues, type Services } from './module-wiring.ts'
 import { analyticsCommands } from './modules/analytics/analytics-module.ts';
 import { catalogCommands } from './modules/catalog/catalog-module.ts';
 import { ensureConsoleBuilt } from './modules/console/console-module.ts';
+import { historyCommands } from './modules/history/history-module.ts';
 import { integrationCommands } from './modules/integration/integration-module.ts';
 import { membersCommands } from './modules/members/members-module.ts';
 import { oauthCommands } from './modules/oauth/oauth-module.ts';
@@ -45,6 +46,7 @@ const COMMANDS: readonly CliCommand<Services>[] = [
   ...withServicesOf(integrationCommands, (services: Services) => services.integration),
   ...withServicesOf(analyticsCommands, (services: Services) => services.analytics),
   ...withServicesOf(catalogCommands, (services: Services) => services.catalog),
+  ...withServicesOf(historyCommands, (services: Services) => services.history),
   ...withServicesOf(sampleCommands, (services: Services) => services.sample),
 ];
 

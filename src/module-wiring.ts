@@ -59,7 +59,10 @@ export interface Services {
   /** Idempotency-Key claims and stored answers (every POST and PATCH; src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
   events: EventsServices;
-  /** The change history's tenant-wide list (each module answers its resources' histories). */
+  /**
+   * The change history: its tenant-wide list, export and settings, and the jobs that seal,
+   * partition and prune it (each module answers its own resources' histories).
+   */
   history: HistoryServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };

@@ -19,6 +19,7 @@ sequence brands_id_seq as bigint start 1 increment 1 min 1 max 92233720368547758
 sequence catalog_exports_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by catalog_exports.id
 sequence catalog_imports_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by catalog_imports.id
 sequence categories_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by categories.id
+sequence change_history_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by change_history.id
 sequence device_types_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by device_types.id
 sequence dynamic_attribute_types_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by dynamic_attribute_types.id
 sequence dynamic_attribute_values_id_seq as bigint start 1 increment 1 min 1 max 9223372036854775807 cache 1 owned by dynamic_attribute_values.id
@@ -179,6 +180,46 @@ table category_metadata
   category_id bigint not null
   key text not null
   value text not null
+table change_history partition by RANGE (changed_at)
+  tenant_id integer not null
+  changed_at timestamp with time zone not null default now()
+  id bigint not null default nextval('change_history_id_seq'::regclass)
+  tx_id bigint not null
+  resource text not null
+  resource_id text not null
+  action text not null
+  version integer not null
+  actor text not null
+  actor_key text not null
+  context text not null
+  data text
+  seq bigint
+  hash text
+table change_history_chains
+  tenant_id integer not null
+  sealed_seq bigint not null default 0
+  sealed_hash text not null default ''::text
+  pruned_seq bigint not null default 0
+  pruned_hash text not null default ''::text
+table change_history_default partition of change_history DEFAULT
+  tenant_id integer not null
+  changed_at timestamp with time zone not null default now()
+  id bigint not null default nextval('change_history_id_seq'::regclass)
+  tx_id bigint not null
+  resource text not null
+  resource_id text not null
+  action text not null
+  version integer not null
+  actor text not null
+  actor_key text not null
+  context text not null
+  data text
+  seq bigint
+  hash text
+table change_history_settings
+  tenant_id integer not null
+  retention_days integer not null
+  version integer not null default 1
 table client_auth_failures
   tenant_id integer not null
   client_id text not null
@@ -224,6 +265,7 @@ table events
   occurred_at timestamp with time zone not null default now()
   data text not null
   "position" bigint
+  actor text
 table gateway_rate_windows
   service_name text not null
   window_start bigint not null
@@ -584,6 +626,14 @@ category_assets category_assets_tenant_id_category_id_fkey FOREIGN KEY (tenant_i
 category_assets category_assets_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 category_metadata category_metadata_pkey PRIMARY KEY (tenant_id, category_id, key)
 category_metadata category_metadata_tenant_id_category_id_fkey FOREIGN KEY (tenant_id, category_id) REFERENCES categories(tenant_id, id) ON DELETE CASCADE
+change_history change_history_pkey PRIMARY KEY (tenant_id, changed_at, id)
+change_history change_history_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+change_history_chains change_history_chains_pkey PRIMARY KEY (tenant_id)
+change_history_chains change_history_chains_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+change_history_default change_history_default_pkey PRIMARY KEY (tenant_id, changed_at, id)
+change_history_default change_history_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
+change_history_settings change_history_settings_pkey PRIMARY KEY (tenant_id)
+change_history_settings change_history_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 client_auth_failures client_auth_failures_pkey PRIMARY KEY (tenant_id, client_id, source)
 client_auth_failures client_auth_failures_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES tenants(id) ON DELETE CASCADE
 commit_markers commit_markers_pkey PRIMARY KEY (token)
@@ -719,6 +769,20 @@ CREATE INDEX category_assets_asset ON public.category_assets USING btree (tenant
 CREATE UNIQUE INDEX category_assets_default ON public.category_assets USING btree (tenant_id, category_id, kind) WHERE is_default;
 CREATE UNIQUE INDEX category_assets_pkey ON public.category_assets USING btree (tenant_id, category_id, asset_id);
 CREATE UNIQUE INDEX category_metadata_pkey ON public.category_metadata USING btree (tenant_id, category_id, key);
+CREATE INDEX change_history_actor ON ONLY public.change_history USING btree (tenant_id, actor_key, changed_at, id);
+CREATE UNIQUE INDEX change_history_once_per_transaction ON ONLY public.change_history USING btree (tenant_id, tx_id, resource, resource_id, changed_at);
+CREATE UNIQUE INDEX change_history_pkey ON ONLY public.change_history USING btree (tenant_id, changed_at, id);
+CREATE INDEX change_history_resource ON ONLY public.change_history USING btree (tenant_id, resource, resource_id, version);
+CREATE INDEX change_history_sequence ON ONLY public.change_history USING btree (tenant_id, seq) WHERE (seq IS NOT NULL);
+CREATE INDEX change_history_unsealed ON ONLY public.change_history USING btree (tenant_id, id) WHERE (seq IS NULL);
+CREATE UNIQUE INDEX change_history_chains_pkey ON public.change_history_chains USING btree (tenant_id);
+CREATE UNIQUE INDEX change_history_default_pkey ON public.change_history_default USING btree (tenant_id, changed_at, id);
+CREATE INDEX change_history_default_tenant_id_actor_key_changed_at_id_idx ON public.change_history_default USING btree (tenant_id, actor_key, changed_at, id);
+CREATE INDEX change_history_default_tenant_id_id_idx ON public.change_history_default USING btree (tenant_id, id) WHERE (seq IS NULL);
+CREATE INDEX change_history_default_tenant_id_resource_resource_id_versi_idx ON public.change_history_default USING btree (tenant_id, resource, resource_id, version);
+CREATE INDEX change_history_default_tenant_id_seq_idx ON public.change_history_default USING btree (tenant_id, seq) WHERE (seq IS NOT NULL);
+CREATE UNIQUE INDEX change_history_default_tenant_id_tx_id_resource_resource_id_idx ON public.change_history_default USING btree (tenant_id, tx_id, resource, resource_id, changed_at);
+CREATE UNIQUE INDEX change_history_settings_pkey ON public.change_history_settings USING btree (tenant_id);
 CREATE UNIQUE INDEX client_auth_failures_pkey ON public.client_auth_failures USING btree (tenant_id, client_id, source);
 CREATE INDEX commit_markers_marked_at ON public.commit_markers USING brin (marked_at);
 CREATE UNIQUE INDEX commit_markers_pkey ON public.commit_markers USING btree (token);
@@ -912,6 +976,30 @@ begin
             from category_metadata where tenant_id = p_tenant and category_id = any(p_categories)
            group by category_id) m;
 end $function$
+;
+CREATE OR REPLACE FUNCTION public.change_action_merge(earlier text, later text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select case when later = 'deleted' then later when earlier in ('created', 'restored') then earlier else later end
+$function$
+;
+CREATE OR REPLACE FUNCTION public.change_actor()
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select coalesce(change_context()->'Actor', '{"Type":"System"}'::jsonb)::text
+$function$
+;
+CREATE OR REPLACE FUNCTION public.change_context()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  select coalesce(nullif(current_setting('omni.change', true), ''), '{"Actor":{"Type":"System"}}')::jsonb
+$function$
 ;
 CREATE OR REPLACE FUNCTION public.count_catalog_items()
  RETURNS trigger
@@ -1816,6 +1904,57 @@ begin
   return new;
 end $function$
 ;
+CREATE OR REPLACE FUNCTION public.record_changes(p_resource text, p_op text, p_action text, p_tenants integer[], p_ids text[], p_data text[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_context jsonb := change_context();
+  v_actor text := coalesce(v_context->'Actor', '{"Type":"System"}'::jsonb)::text;
+  v_actor_key text := lower(coalesce(v_context->'Actor'->>'Type', 'System')) || ':'
+    || coalesce(v_context->'Actor'->>'Id', '');
+  v_details text := (v_context - 'Actor')::text;
+  v_action text := coalesce(p_action,
+    case p_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end);
+  v_restore jsonb := v_context->'Restore';
+  v_key bigint := event_transaction_key();
+  v_tenant integer;
+begin
+  for v_tenant in select distinct t from unnest(p_tenants) as t loop
+    continue when not exists (select 1 from tenants where id = v_tenant);
+    insert into change_history as h
+        (tenant_id, tx_id, resource, resource_id, action, version, actor, actor_key, context, data)
+      select v_tenant, v_key, p_resource, r.id,
+             case when v_action <> 'deleted' and v_restore->>'Resource' = p_resource
+                       and v_restore->>'ResourceId' = r.id then 'restored' else v_action end,
+             case when v_action = 'created' then 1
+                  else coalesce((select max(p.version) from change_history p
+                                  where p.tenant_id = v_tenant and p.resource = p_resource
+                                    and p.resource_id = r.id), 0) + 1 end,
+             v_actor, v_actor_key, v_details, r.data
+        from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
+       where r.tenant_id = v_tenant
+    on conflict (tenant_id, tx_id, resource, resource_id, changed_at) do update
+      set data = excluded.data, action = change_action_merge(h.action, excluded.action);
+  end loop;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.record_changes_triggers(p_table text, p_function text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+begin
+  perform define_trigger(p_table, p_table || '_changes_inserted', format(
+    'create or replace trigger %I after insert on %I referencing new table as changed
+     for each statement execute function %I()', p_table || '_changes_inserted', p_table, p_function));
+  perform define_trigger(p_table, p_table || '_changes_updated', format(
+    'create or replace trigger %I after update on %I referencing new table as changed
+     for each statement execute function %I()', p_table || '_changes_updated', p_table, p_function));
+  perform define_trigger(p_table, p_table || '_changes_deleted', format(
+    'create or replace trigger %I after delete on %I referencing old table as changed
+     for each statement execute function %I()', p_table || '_changes_deleted', p_table, p_function));
+end $function$
+;
 CREATE OR REPLACE FUNCTION public.record_events(p_resource text, p_op text, p_action text, p_tenants integer[], p_ids text[], p_data text[])
  RETURNS void
  LANGUAGE plpgsql
@@ -1829,11 +1968,14 @@ declare
   v_key bigint := event_transaction_key();
   v_id bigint;
   v_range bigint;
+  v_actor text := change_actor();
 begin
+  -- Every change the feed records is a change of the history too (025-change-history.sql).
+  perform record_changes(p_resource, p_op, p_action, p_tenants, p_ids, p_data);
   for v_tenant in select distinct t from unnest(p_tenants) as t loop
     continue when not exists (select 1 from tenants where id = v_tenant);
-    insert into events as e (tenant_id, tx_id, resource, resource_id, type, data)
-      select v_tenant, v_key, p_resource, r.id, v_type, r.data
+    insert into events as e (tenant_id, tx_id, resource, resource_id, type, data, actor)
+      select v_tenant, v_key, p_resource, r.id, v_type, r.data, v_actor
         from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
        where r.tenant_id = v_tenant
     on conflict (tenant_id, tx_id, resource, resource_id) do update
