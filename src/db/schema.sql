@@ -157,6 +157,7 @@ table catalog_imports
   created_at timestamp with time zone not null default now()
   started_at timestamp with time zone
   finished_at timestamp with time zone
+  started_by text
 table catalog_item_counts
   tenant_id integer not null
   items bigint not null default 0
@@ -432,6 +433,7 @@ table members
   updated_at timestamp with time zone not null default now()
   email text
   created_seq bigint not null default nextval('members_created_seq_seq'::regclass)
+  password_set_at timestamp with time zone default now()
 table notification_outbox
   id bigint not null default nextval('notification_outbox_id_seq'::regclass)
   tenant_id integer not null
@@ -456,6 +458,7 @@ table oauth_apps
   updated_at timestamp with time zone not null default now()
   document text not null
   created_seq bigint not null default nextval('oauth_apps_created_seq_seq'::regclass)
+  secret_set_at timestamp with time zone default now()
 table physical_devices
   tenant_id integer not null
   id text not null
@@ -1001,6 +1004,133 @@ AS $function$
   select coalesce(nullif(current_setting('omni.change', true), ''), '{"Actor":{"Type":"System"}}')::jsonb
 $function$
 ;
+CREATE OR REPLACE FUNCTION public.changes_of_attribute_types()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(json_build_object('Id', id, 'Description', description)::text)
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('attribute_type', tg_op, null, v_tenants, v_ids, v_data);
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.changes_of_device_types()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(json_build_object('Id', id, 'Description', description)::text)
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('device_type', tg_op, null, v_tenants, v_ids, v_data);
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.changes_of_invitations()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(json_build_object('Id', id, 'Email', email, 'Name', name,
+           'Roles', member_roles_json(roles), 'InvitedBy', invited_by,
+           'CreatedDate', to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'SentDate', to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'ExpirationDate', to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text)
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('invitation', tg_op, null, v_tenants, v_ids, v_data);
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.changes_of_members()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(member_data(id, username, name, email, roles, must_change_password, password_set_at))
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('member', tg_op, null, v_tenants, v_ids, v_data);
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.changes_of_price_types()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(json_build_object('Id', id, 'Description', description, 'PriceTypeSymbol', symbol)::text)
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('price_type', tg_op, null, v_tenants, v_ids, v_data);
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.changes_of_webhook_subscription_updates()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(n.tenant_id), array_agg(n.id::text), array_agg(n.data)
+    into v_tenants, v_ids, v_data
+    from (select tenant_id, id, webhook_subscription_data(id, url, event_types, description,
+                   owner_email, enabled, disabled_reason, failing_since, previous_secret_expires_at,
+                   created_at, updated_at) as data
+            from changed) n
+    join (select tenant_id, id, webhook_subscription_data(id, url, event_types, description,
+                   owner_email, enabled, disabled_reason, failing_since, previous_secret_expires_at,
+                   created_at, updated_at) as data
+            from previous) o on o.tenant_id = n.tenant_id and o.id = n.id
+   where o.data is distinct from n.data;
+  if v_ids is not null then
+    perform record_changes('webhook_subscription', tg_op, null, v_tenants, v_ids, v_data);
+  end if;
+  return null;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.changes_of_webhook_subscriptions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_tenants integer[];
+  v_ids text[];
+  v_data text[];
+begin
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(webhook_subscription_data(id, url, event_types, description, owner_email, enabled,
+           disabled_reason, failing_since, previous_secret_expires_at, created_at, updated_at))
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('webhook_subscription', tg_op, null, v_tenants, v_ids, v_data);
+  return null;
+end $function$
+;
 CREATE OR REPLACE FUNCTION public.count_catalog_items()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -1124,6 +1254,14 @@ declare
 begin
   select array_agg(tenant_id), array_agg(id::text), array_agg(document) into v_tenants, v_ids, v_data from changed;
   perform record_events('app', tg_op, null, v_tenants, v_ids, v_data);
+  -- The history's entry (record_events wrote it with the document) shows in place of the secret
+  -- a marker that changes with it, so that a rotation is a change there; never the secret.
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(replace(document, '"ApplicationSecret":null',
+           '"ApplicationSecret":' || json_text(case when secret_set_at is null then 'set'
+             else 'set ' || to_char(secret_set_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') end)))
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('app', tg_op, null, v_tenants, v_ids, v_data);
   return null;
 end $function$
 ;
@@ -1880,6 +2018,36 @@ AS $function$
   select coalesce(to_json(value)::text, 'null')
 $function$
 ;
+CREATE OR REPLACE FUNCTION public.member_data(p_id uuid, p_username text, p_name text, p_email text, p_roles text[], p_must_change boolean, p_password_set_at timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select json_build_object('Id', p_id, 'Username', p_username, 'Name', p_name, 'Email', p_email,
+    'Roles', member_roles_json(p_roles), 'MustChangePassword', p_must_change,
+    'Password', case when p_password_set_at is null then 'set'
+      else 'set ' || to_char(p_password_set_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') end)::text
+$function$
+;
+CREATE OR REPLACE FUNCTION public.member_password_set_at()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+begin
+  if new.password_hash is distinct from old.password_hash then
+    new.password_set_at := now();
+  end if;
+  return new;
+end $function$
+;
+CREATE OR REPLACE FUNCTION public.member_roles_json(p_roles text[])
+ RETURNS json
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select coalesce(json_agg(json_build_object('Id', r) order by r), '[]'::json) from unnest(p_roles) as r
+$function$
+;
 CREATE OR REPLACE FUNCTION public.notify_after_commit(p_channel text)
  RETURNS void
  LANGUAGE plpgsql
@@ -1901,6 +2069,9 @@ CREATE OR REPLACE FUNCTION public.oauth_apps_build_document()
 AS $function$
 begin
   new.document := app_document(new);
+  if tg_op = 'UPDATE' and new.secret_hash is distinct from old.secret_hash then
+    new.secret_set_at := now();
+  end if;
   return new;
 end $function$
 ;
@@ -2027,6 +2198,23 @@ AS $function$
   select regexp_replace(lower(public.unaccent('public.unaccent'::regdictionary, t)), '[!-/:-@[-`{-~]+', ' ', 'g')
 $function$
 ;
+CREATE OR REPLACE FUNCTION public.webhook_subscription_data(p_id bigint, p_url text, p_event_types text[], p_description text, p_owner_email text, p_enabled boolean, p_disabled_reason text, p_failing_since timestamp with time zone, p_previous_expires timestamp with time zone, p_created_at timestamp with time zone, p_updated_at timestamp with time zone)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  select json_build_object('Id', p_id, 'Url', p_url, 'EventTypes', p_event_types,
+    'Description', p_description, 'OwnerEmail', p_owner_email, 'Enabled', p_enabled,
+    'DisabledReason', p_disabled_reason,
+    'FailingSince', to_char(p_failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'Secret', case when p_previous_expires is null then 'set with the subscription'
+      else 'rotated; the previous secret expires '
+        || to_char(p_previous_expires at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') end,
+    'PreviousSecretExpiresDate', to_char(p_previous_expires at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'CreatedDate', to_char(p_created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'ModifiedDate', to_char(p_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+$function$
+;
 
 -- Triggers
 CREATE TRIGGER assets_events_deleted AFTER DELETE ON public.assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
@@ -2047,7 +2235,13 @@ CREATE TRIGGER category_assets_events_updated AFTER UPDATE ON public.category_as
 CREATE TRIGGER category_metadata_deleted AFTER DELETE ON public.category_metadata REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
 CREATE TRIGGER category_metadata_inserted AFTER INSERT ON public.category_metadata REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
 CREATE TRIGGER category_metadata_updated AFTER UPDATE ON public.category_metadata REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
+CREATE TRIGGER device_types_changes_deleted AFTER DELETE ON public.device_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
+CREATE TRIGGER device_types_changes_inserted AFTER INSERT ON public.device_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
+CREATE TRIGGER device_types_changes_updated AFTER UPDATE ON public.device_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
 CREATE TRIGGER attribute_types_shown_in_items AFTER UPDATE OF description ON public.dynamic_attribute_types FOR EACH ROW WHEN ((old.description IS DISTINCT FROM new.description)) EXECUTE FUNCTION items_refresh_for_attribute_type();
+CREATE TRIGGER dynamic_attribute_types_changes_deleted AFTER DELETE ON public.dynamic_attribute_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
+CREATE TRIGGER dynamic_attribute_types_changes_inserted AFTER INSERT ON public.dynamic_attribute_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
+CREATE TRIGGER dynamic_attribute_types_changes_updated AFTER UPDATE ON public.dynamic_attribute_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
 CREATE TRIGGER integration_endpoints_events_deleted AFTER DELETE ON public.integration_endpoints REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_rows();
 CREATE TRIGGER integration_endpoints_events_inserted AFTER INSERT ON public.integration_endpoints REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_rows();
 CREATE TRIGGER integration_endpoints_events_updated AFTER UPDATE ON public.integration_endpoints REFERENCING OLD TABLE AS before_rows NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_status();
@@ -2077,6 +2271,13 @@ CREATE TRIGGER items_search_words_on_update AFTER UPDATE ON public.items FOR EAC
 CREATE TRIGGER logical_devices_events_deleted AFTER DELETE ON public.logical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
 CREATE TRIGGER logical_devices_events_inserted AFTER INSERT ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
 CREATE TRIGGER logical_devices_events_updated AFTER UPDATE ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
+CREATE TRIGGER member_invitations_changes_deleted AFTER DELETE ON public.member_invitations REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
+CREATE TRIGGER member_invitations_changes_inserted AFTER INSERT ON public.member_invitations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
+CREATE TRIGGER member_invitations_changes_updated AFTER UPDATE ON public.member_invitations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
+CREATE TRIGGER members_changes_deleted AFTER DELETE ON public.members REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
+CREATE TRIGGER members_changes_inserted AFTER INSERT ON public.members REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
+CREATE TRIGGER members_changes_updated AFTER UPDATE ON public.members REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
+CREATE TRIGGER members_password_set_at BEFORE UPDATE ON public.members FOR EACH ROW EXECUTE FUNCTION member_password_set_at();
 CREATE TRIGGER oauth_apps_document BEFORE INSERT OR UPDATE ON public.oauth_apps FOR EACH ROW EXECUTE FUNCTION oauth_apps_build_document();
 CREATE TRIGGER oauth_apps_events_deleted AFTER DELETE ON public.oauth_apps REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
 CREATE TRIGGER oauth_apps_events_inserted AFTER INSERT ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
@@ -2084,6 +2285,9 @@ CREATE TRIGGER oauth_apps_events_updated AFTER UPDATE ON public.oauth_apps REFER
 CREATE TRIGGER physical_devices_events_deleted AFTER DELETE ON public.physical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
 CREATE TRIGGER physical_devices_events_inserted AFTER INSERT ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
 CREATE TRIGGER physical_devices_events_updated AFTER UPDATE ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
+CREATE TRIGGER price_types_changes_deleted AFTER DELETE ON public.price_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
+CREATE TRIGGER price_types_changes_inserted AFTER INSERT ON public.price_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
+CREATE TRIGGER price_types_changes_updated AFTER UPDATE ON public.price_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
 CREATE TRIGGER price_types_shown_in_items AFTER UPDATE OF symbol ON public.price_types FOR EACH ROW WHEN ((old.symbol IS DISTINCT FROM new.symbol)) EXECUTE FUNCTION items_refresh_for_price_type();
 CREATE TRIGGER stores_events_deleted AFTER DELETE ON public.stores REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
 CREATE TRIGGER stores_events_inserted AFTER INSERT ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
@@ -2092,3 +2296,6 @@ CREATE TRIGGER tags_events_deleted AFTER DELETE ON public.tags REFERENCING OLD T
 CREATE TRIGGER tags_events_inserted AFTER INSERT ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
 CREATE TRIGGER tags_events_updated AFTER UPDATE ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
 CREATE TRIGGER tags_shown_in_items AFTER UPDATE OF name, description ON public.tags FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION items_refresh_for_tag();
+CREATE TRIGGER webhook_subscriptions_changes_deleted AFTER DELETE ON public.webhook_subscriptions REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_webhook_subscriptions();
+CREATE TRIGGER webhook_subscriptions_changes_inserted AFTER INSERT ON public.webhook_subscriptions REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_webhook_subscriptions();
+CREATE TRIGGER webhook_subscriptions_changes_updated AFTER UPDATE ON public.webhook_subscriptions REFERENCING OLD TABLE AS previous NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_webhook_subscription_updates();

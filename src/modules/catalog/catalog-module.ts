@@ -1,6 +1,7 @@
 // The catalog module: items with variants, prices and dynamic attributes, brands, the category
 // tree, tags, price types, and the assets related to items, brands and categories, under
 // /private/catalog. It needs the storage module's assets, through CatalogAssets.
+import { withChangeContext } from '../../db/changes/change-context.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { relationRoutes, relationsTag } from './asset-relations/relation-routes.ts';
 import { RelationService } from './asset-relations/relation-service.ts';
@@ -163,8 +164,15 @@ export function createCatalogModule(
       },
       {
         name: EXPORT_QUEUE,
+        // The file it makes is an asset: the export job's change.
         handler: async (data: { tenantId: number; exportId: number }) =>
-          exports.run(data.tenantId, data.exportId),
+          withChangeContext(
+            {
+              Actor: { Type: 'Job', Id: String(data.exportId), Name: 'catalog export' },
+              Operation: 'catalogExport',
+            },
+            () => exports.run(data.tenantId, data.exportId),
+          ),
         runKey: (data: { tenantId: number; exportId: number }) =>
           `${data.tenantId}:export:${data.exportId}`,
         poisoned: (data: { tenantId: number; exportId: number }, reason) =>

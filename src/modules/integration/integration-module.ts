@@ -1,5 +1,6 @@
 // The integration module's public face: the endpoint service, its provisioning job, the gateway
 // host resolver and the routes (management API and portal).
+import { withChangeContext, type ChangeContext } from '../../db/changes/change-context.ts';
 import { endpointHistoryRoutes } from './endpoint-history-routes.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { endpointRoutes, endpointTag } from './endpoint-routes.ts';
@@ -35,6 +36,18 @@ export interface IntegrationNeeds {
 export interface IntegrationOptions {
   /** Stands in for the gateway provisioner (tests). */
   provisioner?: GatewayProvisioner;
+}
+
+/** An endpoint's status moves by the provisioning job (the change history names it). */
+function provisioningContext(data: ProvisionJob): ChangeContext {
+  return {
+    Actor: {
+      Type: 'Job',
+      Id: `${data.tenantId}:${data.generation}`,
+      Name: 'endpoint provisioning',
+    },
+    Operation: 'endpointProvisioning',
+  };
 }
 
 export function createIntegrationModule(
@@ -83,8 +96,10 @@ export function createIntegrationModule(
     queues: [
       {
         name: PROVISION_QUEUE,
-        handler: (data: ProvisionJob, job) => provisioning.run(data, job),
-        poisoned: (data: ProvisionJob, reason) => provisioning.giveUp(data, reason),
+        handler: (data: ProvisionJob, job) =>
+          withChangeContext(provisioningContext(data), () => provisioning.run(data, job)),
+        poisoned: (data: ProvisionJob, reason) =>
+          withChangeContext(provisioningContext(data), () => provisioning.giveUp(data, reason)),
         retryLimit: 3,
         retryDelaySeconds: 2,
         expireInSeconds: provisioningTimeoutSeconds,

@@ -3,6 +3,7 @@
 // protection, and their sessions: the sign-in page (authorization code with PKCE), refresh
 // tokens and sign-out. Tokens themselves are the authorization server's (the oauth module): this
 // module gets its token interface through module-wiring.ts and registers the console's grants with it.
+import { withChangeContext } from '../../db/changes/change-context.ts';
 import { memberHistoryRoutes } from './member-history-routes.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import type { AuthorizationServer } from './authorization-server.ts';
@@ -87,7 +88,14 @@ export function createMembersModule(
           context.log()?.info({ pruned }, 'sign-in failure counts pruned');
           const sessionsPruned = await sessions.prune();
           context.log()?.info({ pruned: sessionsPruned }, 'expired member sessions pruned');
-          const invitationsPruned = await invitations.prune();
+          // Invitations are resources of the history: their removal is the pruning job's change.
+          const invitationsPruned = await withChangeContext(
+            {
+              Actor: { Type: 'Job', Name: 'invitation pruning' },
+              Operation: 'invitationPruning',
+            },
+            () => invitations.prune(),
+          );
           context.log()?.info({ pruned: invitationsPruned }, 'long-expired invitations pruned');
         },
         retryLimit: 2,

@@ -1,5 +1,6 @@
 // The import job's row in catalog_imports and its per-row results: creating, reading and
 // cancelling a job, and the job as the API shows it (progress, speed, the results' URL).
+import { currentChangeContext } from '../../../db/changes/change-context.ts';
 import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
 import { conflict, notFound } from '../../../domain/domain-error.ts';
 import type { Page, Paging } from '../../../domain/paging.ts';
@@ -31,6 +32,8 @@ export interface ImportRow {
   created_at: Date | string;
   started_at: Date | string | null;
   finished_at: Date | string | null;
+  /** Who started it: the actor (JSON) of the request that made the job; null when unknown. */
+  started_by: string | null;
   now: Date | string;
 }
 
@@ -69,6 +72,12 @@ export function toJob(row: ImportRow): ImportJob {
   };
 }
 
+/** The actor of the work that creates the job (a request, the CLI), as the job will name it. */
+function startedBy(): string | null {
+  const actor = currentChangeContext()?.Actor;
+  return actor === undefined ? null : JSON.stringify(actor);
+}
+
 /** A new job's settings and its file, already kept as an asset. */
 export interface NewImport {
   query: ImportQuery;
@@ -88,8 +97,8 @@ export class ImportJobs {
   async insert(sql: RawSql, tenantId: number, job: NewImport): Promise<ImportRow> {
     const policy = job.query.errorPolicy ?? 'RejectAll';
     const [row] = await sql.query<ImportRow>(
-      `with changed as (insert into catalog_imports (tenant_id, format, error_policy, create_missing, source_asset_id, source_bytes, phase)
-       values ($1, $2, $3, $4, $5, $6, $7) returning *) select *, now() as now from changed`,
+      `with changed as (insert into catalog_imports (tenant_id, format, error_policy, create_missing, source_asset_id, source_bytes, phase, started_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *) select *, now() as now from changed`,
       [
         tenantId,
         job.format,
@@ -98,6 +107,7 @@ export class ImportJobs {
         job.sourceAssetId,
         job.sourceBytes,
         policy === 'RejectAll' ? 'Validating' : 'Writing',
+        startedBy(),
       ],
     );
     return row!;

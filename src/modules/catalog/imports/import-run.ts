@@ -1,6 +1,11 @@
 // The run of an import: the file read as a stream from the record after the last committed one,
 // settled in chunks of CHUNK_RECORDS records, each chunk's items, results and progress committed
 // together under the job's lease. RejectAll validates the whole file first, then writes it.
+import {
+  withChangeContext,
+  type ChangeActor,
+  type ChangeContext,
+} from '../../../db/changes/change-context.ts';
 import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
 import { isDatabaseUnavailable } from '../../../db/connection/connection-loss.ts';
 import { MAX_LISTED_ERRORS } from '../../../domain/bounded-validation.ts';
@@ -177,6 +182,18 @@ export class ImportRunner {
     if (this.stopping) throw new StopRun('stopping');
     if (lease.lost) throw new StopRun('lost');
     const last = chunk.at(-1)!.source;
+    return withChangeContext(importChangeContext(row), () =>
+      this.writeChunk(row, lease, mode, chunk, last),
+    );
+  }
+
+  private writeChunk(
+    row: ImportRow,
+    lease: JobLease,
+    mode: 'validate' | 'write',
+    chunk: ChunkRow[],
+    last: SourceRecord,
+  ): Promise<ImportRow> {
     return this.db.rawTransaction(async (sql) => {
       await settleChunk(
         sql,
@@ -222,6 +239,24 @@ export class ImportRunner {
       return next;
     });
   }
+}
+
+/**
+ * Each record an import writes is a change the import job made, for whoever started it (the
+ * change history names both), whatever request or worker happens to run the job.
+ */
+function importChangeContext(row: ImportRow): ChangeContext {
+  const startedBy =
+    row.started_by === null ? undefined : (JSON.parse(row.started_by) as ChangeActor);
+  return {
+    Actor: {
+      Type: 'Job',
+      Id: String(row.id),
+      Name: 'catalog import',
+      ...(startedBy !== undefined ? { OnBehalfOf: startedBy } : {}),
+    },
+    Operation: 'catalogImport',
+  };
 }
 
 function chunkRow(source: SourceRecord): ChunkRow {

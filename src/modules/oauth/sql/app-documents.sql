@@ -21,6 +21,9 @@ create or replace function oauth_apps_build_document() returns trigger
 language plpgsql as $$
 begin
   new.document := app_document(new);
+  if tg_op = 'UPDATE' and new.secret_hash is distinct from old.secret_hash then
+    new.secret_set_at := now();
+  end if;
   return new;
 end $$;
 
@@ -36,6 +39,14 @@ declare
 begin
   select array_agg(tenant_id), array_agg(id::text), array_agg(document) into v_tenants, v_ids, v_data from changed;
   perform record_events('app', tg_op, null, v_tenants, v_ids, v_data);
+  -- The history's entry (record_events wrote it with the document) shows in place of the secret
+  -- a marker that changes with it, so that a rotation is a change there; never the secret.
+  select array_agg(tenant_id), array_agg(id::text),
+         array_agg(replace(document, '"ApplicationSecret":null',
+           '"ApplicationSecret":' || json_text(case when secret_set_at is null then 'set'
+             else 'set ' || to_char(secret_set_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') end)))
+    into v_tenants, v_ids, v_data from changed;
+  perform record_changes('app', tg_op, null, v_tenants, v_ids, v_data);
   return null;
 end $$;
 
