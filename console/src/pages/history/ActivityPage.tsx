@@ -128,8 +128,13 @@ export default function ActivityPage() {
             loadMore={() => history.fetchNextPage()}
             lead={lead}
             actor={(actor, words) => (
-              <button type="button" className="link" onClick={() => onlyActor(actor)}>
-                <span className="visually-hidden">Show only the changes by </span>
+              <button
+                type="button"
+                className="link"
+                aria-label={`${words}: show only their changes`}
+                title="Show only their changes"
+                onClick={() => onlyActor(actor)}
+              >
                 {words}
               </button>
             )}

@@ -7,6 +7,7 @@ import { ApiFailure, call, client } from '../../api.ts';
 import { categoryTree } from '../../catalog.ts';
 import { ErrorMessage, Loading, PageTitle } from '../../components.tsx';
 import { placesOf } from '../categories/categories-api.ts';
+import { useAccess } from '../../session.tsx';
 import { PageLink } from '../PageLink.tsx';
 import { ResourceHistory } from './ResourceHistory.tsx';
 import { ResourceTabs, viewOf } from './ResourceTabs.tsx';
@@ -73,7 +74,8 @@ export default function CatalogResourcePage({ path }: { path: string }) {
   const [list = 'brands', raw] = path.split('/');
   const { kind, list: listTitle, load } = KINDS[list === 'categories' ? 'categories' : 'brands'];
   const id = Number(raw);
-  const view = viewOf(path);
+  // The tab is there only for a member who may read the history; its address alone shows details.
+  const view = useAccess().can('history', 'read') ? viewOf(path) : 'details';
   const page = useQuery({ queryKey: [kind, 'page', id], queryFn: () => load(id), gcTime: 0 });
   if (page.isPending) return <Loading />;
   if (!page.data) return <ErrorMessage error={page.error} />;
