@@ -1,5 +1,5 @@
-// A resource's History tab: its entries newest first, and on each but the latest a Restore
-// button (for a member who may change the catalog). Restoring asks first, sends the version the
+// A resource's History tab: its entries newest first, and on each but the latest (and but a
+// delete) a Restore button (for a member who may change the catalog). Restoring asks first, sends the version the
 // tab shows as the latest (a change made since is refused with 409 and shown), then reloads the
 // history, whose first entry is the restore itself, and the page's own data (`onRestored`).
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
@@ -89,8 +89,10 @@ export function ResourceHistory(props: {
           loadingMore={history.isFetchingNextPage}
           loadMore={() => history.fetchNextPage()}
           actions={(entry, index) =>
+            // A delete cannot be restored (409 HistoryVersionNotRestorable): the version before it can.
             editable &&
-            index > 0 && (
+            index > 0 &&
+            entry.Action !== 'deleted' && (
               <button type="button" disabled={busy} onClick={() => void restore(entry)}>
                 Restore<span className="visually-hidden"> version {entry.Version}</span>
               </button>
