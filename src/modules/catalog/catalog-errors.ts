@@ -110,6 +110,32 @@ export const catalogErrors = {
   duplicateRelation: (assetId: number) =>
     conflict('DuplicateAssetRelation', `Asset ${assetId} is already related to this entity.`),
   relationNotFound: (assetId: number) => notFound(`The relation with asset ${assetId}`),
+
+  // Restoring an item, a brand or a category to an earlier version (docs/api.md, "Restoring").
+  historyVersionNotFound: (what: string, version: number) =>
+    new DomainError(
+      'not-found',
+      'HistoryVersionNotFound',
+      `${what} has no version ${version} in its history.`,
+    ),
+  historyConflict: (expected: number, latest: number | undefined) =>
+    conflict(
+      'HistoryConflict',
+      `The latest version is ${latest ?? 'none'}, not ${expected}: it changed since; read its history again.`,
+    ),
+  deletedVersion: (version: number) =>
+    conflict(
+      'HistoryVersionNotRestorable',
+      `Version ${version} is a delete; restore the version before it instead.`,
+    ),
+  /** `field`: where the version names it ("BrandId", "Prices[PriceTypeId=2]"). */
+  restoreReferenceMissing: (field: string, what: string) =>
+    new DomainError(
+      'conflict',
+      'RestoreReferenceMissing',
+      `${field}: ${what} no longer exists; the version cannot be restored as it was.`,
+      { errors: [{ Field: field, Message: `${what} no longer exists` }] },
+    ),
 };
 
 /** The codes the catalog module answers besides the shared ones (src/http/error-codes.ts). */
@@ -163,6 +189,18 @@ export const catalogErrorCodes = {
   DuplicatePriceType: { status: 409, meaning: 'A price type with this symbol exists.' },
   DuplicateSku: { status: 409, meaning: 'Another item of the tenant has this SKU.' },
   DuplicateTagName: { status: 409, meaning: 'A tag with this name exists.' },
+  HistoryConflict: {
+    status: 409,
+    meaning: "A restore's ExpectedVersion is not the resource's latest version (it changed since).",
+  },
+  HistoryVersionNotFound: {
+    status: 404,
+    meaning: "The resource's change history has no entry of this version.",
+  },
+  HistoryVersionNotRestorable: {
+    status: 409,
+    meaning: 'The version asked for is a delete, which a restore cannot bring back.',
+  },
   IdRequired: {
     status: 400,
     meaning: 'The item update names no item: give Id in the body or use the path with the id.',
@@ -183,6 +221,11 @@ export const catalogErrorCodes = {
   NotADefaultItem: { status: 409, meaning: 'The item is not the default item of a variant group.' },
   NotAVariant: { status: 409, meaning: 'The item is in no variant group; group it instead.' },
   PriceTypeInUse: { status: 409, meaning: 'The price type is used by item prices.' },
+  RestoreReferenceMissing: {
+    status: 409,
+    meaning:
+      'The version to restore names a brand, category, price type, attribute type or tag that no longer exists.',
+  },
   TagInUse: { status: 409, meaning: 'The tag is mapped to items.' },
   UnknownCategory: { status: 400, meaning: 'The category named does not exist.' },
 } as const satisfies ErrorCodes;

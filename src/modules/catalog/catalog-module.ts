@@ -22,6 +22,7 @@ import { ItemService } from './items/item-service.ts';
 import { VariantService } from './items/variant-service.ts';
 import { priceTypeRoutes, priceTypesTag } from './price-types/price-type-routes.ts';
 import { PriceTypeService } from './price-types/price-type-service.ts';
+import { restoreRoutes } from './restores/restore-routes.ts';
 import { searchRoutes } from './search/search-routes.ts';
 import { SearchService } from './search/search-service.ts';
 import { tagRoutes, tagsTag } from './tags/tag-routes.ts';
@@ -140,6 +141,7 @@ export function createCatalogModule(
       await app.register(importRoutes, { imports });
       await app.register(exportRoutes, { exports });
       await app.register(relationRoutes, { relations });
+      await app.register(restoreRoutes, { items, brands, categories });
     },
     queues: [
       {

@@ -1,7 +1,7 @@
 // Brands, and the distinct brands of the items in a category subtree.
-import type { DatabaseHandle } from '../../../db/connection/database.ts';
+import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
 import { pagedList } from '../../../db/queries/paged-list.ts';
-import { versioned, type Versioned } from '../../../db/queries/row-version.ts';
+import { lockForWrite, versioned, type Versioned } from '../../../db/queries/row-version.ts';
 import {
   deleteVersioned,
   fetchVersioned,
@@ -88,6 +88,33 @@ export class BrandService {
     return translatingConstraints(
       () => updateVersioned(this.db, TABLE, tenantId, id, 'name = $3', [body.Name], checkVersion),
       { unique: () => catalogErrors.duplicateBrandName(body.Name) },
+    );
+  }
+
+  /**
+   * Restores the brand's name to a version of its history (`versionOf` reads it in this
+   * transaction, after the brand is locked and If-Match checked).
+   */
+  async restore(
+    tenantId: number,
+    id: number,
+    checkVersion: VersionCheck,
+    versionOf: (sql: RawSql) => Promise<unknown>,
+  ): Promise<Versioned<Brand>> {
+    let name = '';
+    return translatingConstraints(
+      () =>
+        this.db.rawTransaction(async (sql) => {
+          await lockForWrite(sql, TABLE.name, tenantId, id, checkVersion, () => TABLE.missing(id));
+          name = ((await versionOf(sql)) as Brand).Name;
+          const [row] = await sql.query<Brand & { version: number }>(
+            `update brands set name = $3, version = version + 1
+              where tenant_id = $1 and id = $2 returning ${COLUMNS}, version`,
+            [tenantId, id, name],
+          );
+          return versioned(row!);
+        }),
+      { unique: () => catalogErrors.duplicateBrandName(name) },
     );
   }
 

@@ -1,6 +1,6 @@
 // Categories: a tree per tenant (no cycles), with key/value metadata.
 import type { DatabaseHandle, RawSql } from '../../../db/connection/database.ts';
-import { versioned, type Versioned } from '../../../db/queries/row-version.ts';
+import { lockedVersion, versioned, type Versioned } from '../../../db/queries/row-version.ts';
 import { assertBodyIdMatches } from '../../../domain/body-id.ts';
 import { translatingConstraints } from '../../../db/queries/constraint-translation.ts';
 import { invalidField } from '../../../domain/domain-error.ts';
@@ -13,6 +13,7 @@ import {
   subtreeHeight,
   subtreeSql,
 } from './category-depth.ts';
+import { refuseMissingParent, replaceMetadata } from './category-restore.ts';
 import { CATEGORY_LOCK, categoryNameTaken, sameName } from '../catalog-name-rules.ts';
 import type {
   Category,
@@ -95,50 +96,93 @@ export class CategoryService {
     partial: boolean,
   ): Promise<Versioned<Category>> {
     assertBodyIdMatches(body.Id, id);
+    return this.db.rawTransaction((sql) =>
+      this.updateIn(sql, tenantId, id, body, checkVersion, partial),
+    );
+  }
+
+  /**
+   * Restores the category to a version of its history (`versionOf` reads it in this
+   * transaction, after the category is locked and If-Match checked): its name, descriptions,
+   * parent and metadata, with the rules of an update (409 CategoryCycle, DuplicateCategoryName).
+   */
+  async restore(
+    tenantId: number,
+    id: number,
+    checkVersion: VersionCheck,
+    versionOf: (sql: RawSql) => Promise<unknown>,
+  ): Promise<Versioned<Category>> {
     return this.db.rawTransaction(async (sql) => {
-      // Moves take turns so that two cannot close a cycle, and renames so that two cannot give
-      // siblings one name (catalog-name-rules.ts).
       await sql.query(CATEGORY_LOCK, [tenantId]);
-      const [current] = await sql.query<{
-        name: string;
-        short_description: string | null;
-        long_description: string | null;
-        parent_id: number | null;
-        version: number;
-      }>(
-        'select name, short_description, long_description, parent_id, version from categories where tenant_id = $1 and id = $2 for update',
-        [tenantId, id],
-      );
-      if (!current) throw catalogErrors.categoryNotFound(id);
-      checkVersion(current.version);
-      const keep = (key: keyof CategoryPatch) => partial && !(key in body);
-      const next = {
-        name: keep('Name') ? current.name : (body.Name ?? null),
-        shortDescription: keep('ShortDescription')
-          ? current.short_description
-          : (body.ShortDescription ?? null),
-        longDescription: keep('LongDescription')
-          ? current.long_description
-          : (body.LongDescription ?? null),
-        parentId: keep('ParentCategoryId') ? current.parent_id : (body.ParentCategoryId ?? null),
+      const version = await lockedVersion(sql, 'categories', tenantId, id);
+      if (version === undefined) throw catalogErrors.categoryNotFound(id);
+      checkVersion(version);
+      const restored = (await versionOf(sql)) as Category;
+      const parentId = restored.ParentCategoryId;
+      await refuseMissingParent(sql, tenantId, parentId);
+      // The metadata first: the category's own update comes last, so that its entry in the
+      // history shows the metadata restored.
+      await replaceMetadata(sql, tenantId, id, restored.CategoryMetadata);
+      const body = {
+        Name: restored.Name,
+        ShortDescription: restored.ShortDescription,
+        LongDescription: restored.LongDescription,
+        ParentCategoryId: parentId,
       };
-      if (next.name === null) throw invalidField('Name', 'is required');
-      if (next.parentId !== null && next.parentId !== current.parent_id) {
-        await this.requireParent(sql, tenantId, next.parentId);
-        await this.refuseCycleOrDepth(sql, tenantId, id, next.parentId);
-      }
-      // A name already shared with a sibling (from before the rule) may stay where it is; a
-      // rename or a move must not make one.
-      const moved = next.parentId !== current.parent_id;
-      if (moved || (next.name !== current.name && !(await sameName(sql, next.name, current.name))))
-        await this.refuseDuplicateName(sql, tenantId, next.parentId, next.name, id);
-      await sql.query(
-        `update categories set name = $3, short_description = $4, long_description = $5, parent_id = $6, version = version + 1
-          where tenant_id = $1 and id = $2`,
-        [tenantId, id, next.name, next.shortDescription, next.longDescription, next.parentId],
-      );
-      return this.get(tenantId, id, sql);
+      return this.updateIn(sql, tenantId, id, body, () => undefined, false);
     });
+  }
+
+  private async updateIn(
+    sql: RawSql,
+    tenantId: number,
+    id: number,
+    body: CategoryBody | CategoryPatch,
+    checkVersion: VersionCheck,
+    partial: boolean,
+  ): Promise<Versioned<Category>> {
+    // Moves take turns so that two cannot close a cycle, and renames so that two cannot give
+    // siblings one name (catalog-name-rules.ts).
+    await sql.query(CATEGORY_LOCK, [tenantId]);
+    const [current] = await sql.query<{
+      name: string;
+      short_description: string | null;
+      long_description: string | null;
+      parent_id: number | null;
+      version: number;
+    }>(
+      'select name, short_description, long_description, parent_id, version from categories where tenant_id = $1 and id = $2 for update',
+      [tenantId, id],
+    );
+    if (!current) throw catalogErrors.categoryNotFound(id);
+    checkVersion(current.version);
+    const keep = (key: keyof CategoryPatch) => partial && !(key in body);
+    const next = {
+      name: keep('Name') ? current.name : (body.Name ?? null),
+      shortDescription: keep('ShortDescription')
+        ? current.short_description
+        : (body.ShortDescription ?? null),
+      longDescription: keep('LongDescription')
+        ? current.long_description
+        : (body.LongDescription ?? null),
+      parentId: keep('ParentCategoryId') ? current.parent_id : (body.ParentCategoryId ?? null),
+    };
+    if (next.name === null) throw invalidField('Name', 'is required');
+    if (next.parentId !== null && next.parentId !== current.parent_id) {
+      await this.requireParent(sql, tenantId, next.parentId);
+      await this.refuseCycleOrDepth(sql, tenantId, id, next.parentId);
+    }
+    // A name already shared with a sibling (from before the rule) may stay where it is; a
+    // rename or a move must not make one.
+    const moved = next.parentId !== current.parent_id;
+    if (moved || (next.name !== current.name && !(await sameName(sql, next.name, current.name))))
+      await this.refuseDuplicateName(sql, tenantId, next.parentId, next.name, id);
+    await sql.query(
+      `update categories set name = $3, short_description = $4, long_description = $5, parent_id = $6, version = version + 1
+          where tenant_id = $1 and id = $2`,
+      [tenantId, id, next.name, next.shortDescription, next.longDescription, next.parentId],
+    );
+    return this.get(tenantId, id, sql);
   }
 
   async delete(tenantId: number, id: number, checkVersion: VersionCheck): Promise<void> {

@@ -20,6 +20,7 @@ import {
 import { ITEM_BY_ID } from './item-queries.ts';
 import { ItemPageAnchors } from './item-page-anchors.ts';
 import { pricesOf, replacePrices } from './item-prices.ts';
+import { refuseMissingReferences, restoredItemBody } from './item-restore.ts';
 import type { ItemBody, ItemPatch, Price, PriceInput } from './item-schemas.ts';
 import { dissolveEmptyGroups, isVariant, type VariantService } from './variant-service.ts';
 
@@ -121,16 +122,44 @@ export class ItemService {
     checkVersion: VersionCheck,
   ): Promise<ItemJson> {
     assertBodyIdMatches(body.Id, id);
+    return this.write((sql) => this.updateIn(sql, tenantId, id, body, partial, checkVersion));
+  }
+
+  /**
+   * Restores the item to a version of its history (`versionOf` reads it in this transaction,
+   * after the item is locked and If-Match checked): its fields, prices, dynamic attributes and
+   * tags as that version shows them, as one full update. Its variant group stays as it is.
+   */
+  async restore(
+    tenantId: number,
+    id: number,
+    checkVersion: VersionCheck,
+    versionOf: (sql: RawSql) => Promise<unknown>,
+  ): Promise<ItemJson> {
     return this.write(async (sql) => {
-      const current = await this.lock(sql, tenantId, id, checkVersion);
-      const fields = fieldsOf(body, partial ? current : undefined);
-      await this.checkReferences(sql, tenantId, fields);
-      await sql.query(UPDATE_ITEM, [tenantId, id, ...valuesOf(fields)]);
-      await this.writeCollections(sql, tenantId, id, body);
-      if (body.DefaultItemId !== undefined)
-        await this.variants.assign(sql, tenantId, id, body.DefaultItemId);
-      return this.get(tenantId, id, sql);
+      await this.lock(sql, tenantId, id, checkVersion);
+      const body = restoredItemBody(await versionOf(sql));
+      await refuseMissingReferences(sql, tenantId, body);
+      return this.updateIn(sql, tenantId, id, body, false, () => undefined);
     });
+  }
+
+  private async updateIn(
+    sql: RawSql,
+    tenantId: number,
+    id: number,
+    body: ItemPatch,
+    partial: boolean,
+    checkVersion: VersionCheck,
+  ): Promise<ItemJson> {
+    const current = await this.lock(sql, tenantId, id, checkVersion);
+    const fields = fieldsOf(body, partial ? current : undefined);
+    await this.checkReferences(sql, tenantId, fields);
+    await sql.query(UPDATE_ITEM, [tenantId, id, ...valuesOf(fields)]);
+    await this.writeCollections(sql, tenantId, id, body);
+    if (body.DefaultItemId !== undefined)
+      await this.variants.assign(sql, tenantId, id, body.DefaultItemId);
+    return this.get(tenantId, id, sql);
   }
 
   /** Deletes an item. Deleting a default item leaves its variants stand-alone. */
