@@ -18,8 +18,12 @@ export interface HistoryActor {
   Type: string;
   Id?: string;
   Name?: string;
-  OnBehalfOf?: HistoryActor;
+  /** A device's app, a job's member: an actor of this shape (the API types it loosely). */
+  OnBehalfOf?: unknown;
 }
+
+const isActor = (value: unknown): value is HistoryActor =>
+  typeof value === 'object' && value !== null && typeof (value as HistoryActor).Type === 'string';
 
 export interface HistoryChange {
   Path: string;
@@ -225,12 +229,12 @@ export function actorWords(actor: HistoryActor | undefined): string {
       return `${name ?? 'an app'} (app)`;
     case 'Device': {
       const device = `device ${actor.Id ?? ''}`.trim();
-      return actor.OnBehalfOf ? `${device} of ${actorWords(actor.OnBehalfOf)}` : device;
+      return isActor(actor.OnBehalfOf) ? `${device} of ${actorWords(actor.OnBehalfOf)}` : device;
     }
     case 'Job': {
       const kind = jobKind(actor.Name);
       const job = `${kind} job${actor.Id !== undefined ? ` #${actor.Id}` : ''}`;
-      return actor.OnBehalfOf ? `${job}, started by ${actorWords(actor.OnBehalfOf)}` : job;
+      return isActor(actor.OnBehalfOf) ? `${job}, started by ${actorWords(actor.OnBehalfOf)}` : job;
     }
     default:
       return 'the system';
