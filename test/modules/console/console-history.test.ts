@@ -249,7 +249,7 @@ describe.each(VIEWPORT_NAMES)('the change history at %s size', { timeout: 120_00
       .click();
     await expect
       .poll(
-        async () => (await rows().allInnerTexts()).every((t) => / by marco \(console\)/.test(t)),
+        async () => (await rows().allInnerTexts()).every((t) => /\bby marco \(console\)/.test(t)),
         PAGE_SHOWS,
       )
       .toBe(true);
