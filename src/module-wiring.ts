@@ -21,6 +21,7 @@ import {
   type EventsOptions,
   type EventsServices,
 } from './modules/events/events-module.ts';
+import { createHistoryModule, type HistoryServices } from './modules/history/history-module.ts';
 import {
   createIntegrationModule,
   type GatewayProvisioner,
@@ -58,6 +59,8 @@ export interface Services {
   /** Idempotency-Key claims and stored answers (every POST and PATCH; src/http/idempotency.ts). */
   idempotency: IdempotencyStore;
   events: EventsServices;
+  /** The change history's tenant-wide list (each module answers its resources' histories). */
+  history: HistoryServices;
   /** The server's logger once it is built (jobs log through it). */
   logger: { current?: FastifyBaseLogger };
 }
@@ -198,6 +201,7 @@ export function createServices(
     },
     overrides.events,
   );
+  const history = createHistoryModule(context);
   const sample = createSampleModule(
     context,
     sampleNeedsOf({
@@ -223,6 +227,7 @@ export function createServices(
     company,
     analytics,
     events,
+    history,
     sample,
     webConsole,
   ];
@@ -247,6 +252,7 @@ export function createServices(
       leaseSeconds: IDEMPOTENCY_LEASE_SECONDS,
     }),
     events: events.services,
+    history: history.services,
     logger,
   };
 }

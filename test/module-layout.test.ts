@@ -33,9 +33,10 @@ const pascal = (name: string) =>
   name.replace(/(^|-)(\w)/g, (_m, _dash, c: string) => c.toUpperCase());
 
 describe('src/modules/<name>/', () => {
-  // The architecture's eleven, and `sample` (the sample catalog a first start seeds: it owns its
-  // records table and commands, and writes only through the others' services).
-  it('holds the eleven modules the architecture names and the sample, and no other folder', () => {
+  // The architecture's eleven, `history` (the change history's list, export and chain) and
+  // `sample` (the sample catalog a first start seeds: it owns its records table and commands, and
+  // writes only through the others' services).
+  it('holds the modules the architecture names, history and the sample, and no other', () => {
     expect(modules.sort()).toEqual(
       [
         'analytics',
@@ -43,6 +44,7 @@ describe('src/modules/<name>/', () => {
         'company',
         'console',
         'events',
+        'history',
         'integration',
         'members',
         'notifications',

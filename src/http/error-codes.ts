@@ -20,6 +20,10 @@ export const httpErrorCodes = {
     status: 431,
     meaning: "The request line and headers are longer than Node's 16 KiB.",
   },
+  HistoryVersionNotFound: {
+    status: 404,
+    meaning: 'The resource has no entry of that version in its change history.',
+  },
   IdMismatch: { status: 400, meaning: "The body's Id differs from the id in the path." },
   IdempotencyKeyInUse: {
     status: 409,
@@ -37,6 +41,10 @@ export const httpErrorCodes = {
   InsufficientScope: { status: 403, meaning: "The token's scope does not cover this route." },
   InternalError: { status: 500, meaning: 'An unexpected failure of the server.' },
   InvalidContentLength: { status: 400, meaning: 'The Content-Length header is not a length.' },
+  InvalidHistoryContinuation: {
+    status: 400,
+    meaning: 'The continuation of a change history page is not one issued for this query.',
+  },
   InvalidIdempotencyKey: {
     status: 400,
     meaning: 'The Idempotency-Key header is empty, too long or not printable ASCII.',

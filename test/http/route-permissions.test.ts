@@ -51,6 +51,7 @@ describe('route areas', () => {
       'apps',
       'catalog',
       'company',
+      'history',
       'integration',
       'security',
       'storage',

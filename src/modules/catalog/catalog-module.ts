@@ -27,6 +27,7 @@ import { searchRoutes } from './search/search-routes.ts';
 import { SearchService } from './search/search-service.ts';
 import { tagRoutes, tagsTag } from './tags/tag-routes.ts';
 import { TagService } from './tags/tag-service.ts';
+import { catalogHistoryRoutes } from './catalog-history-routes.ts';
 import { catalogErrorCodes } from './catalog-errors.ts';
 
 /** Its commands of the CLI (src/main.ts). */
@@ -137,6 +138,7 @@ export function createCatalogModule(
       await app.register(categoryRoutes, { categories: services.categories });
       await app.register(tagRoutes, { tagService: services.tags });
       await app.register(priceTypeRoutes, { priceTypes: services.priceTypes });
+      await app.register(catalogHistoryRoutes, { services, database: db });
       await app.register(searchRoutes, { search: services.search });
       await app.register(importRoutes, { imports });
       await app.register(exportRoutes, { exports });

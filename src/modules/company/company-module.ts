@@ -12,6 +12,7 @@ import { physicalDeviceRoutes, physicalDevicesTag } from './physical-device-rout
 import { PhysicalDeviceService } from './physical-device-service.ts';
 import { storeRoutes, storesTag } from './store-routes.ts';
 import { StoreService } from './store-service.ts';
+import { companyHistoryRoutes } from './company-history-routes.ts';
 import { companyErrorCodes } from './company-errors.ts';
 
 export interface CompanyServices {
@@ -43,6 +44,7 @@ export function createCompanyModule(context: ModuleContext): AppModule<CompanySe
       await app.register(logicalDeviceRoutes, { logicalDevices: services.logicalDevices });
       await app.register(logicalDeviceMetadataRoutes, { logicalDevices: services.logicalDevices });
       await app.register(deviceRoutes, services);
+      await app.register(companyHistoryRoutes, { services, database: db });
     },
   };
 }

@@ -3,6 +3,7 @@
 // src/db/migrations/0100_event_feed.sql); integrators read them as a feed (/management/events) or
 // get them as signed webhooks (/management/webhooks), delivered by a dispatcher that runs on every
 // instance (dispatcher.ts).
+import { webhookHistoryRoutes } from './webhook-history-routes.ts';
 import type { RawSql } from '../../db/connection/database.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { systemResolver, type Resolver } from './address-guard.ts';
@@ -100,6 +101,7 @@ export function createEventsModule(
     routes: async (app) => {
       await app.register(webhookRoutes, { subscriptions, deliveries });
       await app.register(eventRoutes, { feed });
+      await app.register(webhookHistoryRoutes, { subscriptions, database });
     },
     start: async () => {
       dispatcher.start();

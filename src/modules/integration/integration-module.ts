@@ -1,5 +1,6 @@
 // The integration module's public face: the endpoint service, its provisioning job, the gateway
 // host resolver and the routes (management API and portal).
+import { endpointHistoryRoutes } from './endpoint-history-routes.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { endpointRoutes, endpointTag } from './endpoint-routes.ts';
 import { EndpointService, PROVISION_QUEUE } from './endpoint-service.ts';
@@ -93,6 +94,7 @@ export function createIntegrationModule(
     ],
     routes: async (app) => {
       await app.register(endpointRoutes, { endpoints });
+      await app.register(endpointHistoryRoutes, { endpoints, database });
       await app.register(portalRoutes, {
         endpoints,
         integrationHost,

@@ -3,6 +3,7 @@
 // protection, and their sessions: the sign-in page (authorization code with PKCE), refresh
 // tokens and sign-out. Tokens themselves are the authorization server's (the oauth module): this
 // module gets its token interface through module-wiring.ts and registers the console's grants with it.
+import { memberHistoryRoutes } from './member-history-routes.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import type { AuthorizationServer } from './authorization-server.ts';
 import { authorizeRoutes, signInTag } from './authorize-routes.ts';
@@ -76,6 +77,7 @@ export function createMembersModule(
       await app.register(invitationPageRoutes, { invitations, tag: signInTag });
       await app.register(invitationRoutes, { invitations });
       await app.register(memberRoutes, { members });
+      await app.register(memberHistoryRoutes, { members, invitations, database });
     },
     queues: [
       {

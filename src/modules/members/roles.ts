@@ -40,6 +40,24 @@ export const ROLES: readonly Role[] = [
       'Device manager: stores, device types and devices (read and write), catalog (read)',
     Permissions: ['company:read', 'company:write', 'catalog:read', 'account:read'],
   },
+  {
+    Id: 'admin',
+    Description: 'Admin: everything but members and apps, and the change history (read)',
+    Permissions: [
+      'catalog:read',
+      'catalog:write',
+      'storage:read',
+      'storage:write',
+      'analytics:read',
+      'analytics:write',
+      'company:read',
+      'company:write',
+      'integration:read',
+      'integration:write',
+      'history:read',
+      'account:read',
+    ],
+  },
 ];
 
 const BY_ID = new Map(ROLES.map((role) => [role.Id, role]));

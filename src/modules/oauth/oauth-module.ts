@@ -2,6 +2,7 @@
 // verification for every protected route and the pruning of what token checks leave behind.
 // Public clients (the console, whose sessions the members module keeps) plug their grants into
 // the token endpoint through `publicClients`; this module depends on no other module's code.
+import { appHistoryRoutes } from './app-history-routes.ts';
 import type { AppModule, ModuleContext } from '../../module.ts';
 import { AppService } from './app-service.ts';
 import { appRoutes, appsTag } from './app-routes.ts';
@@ -57,6 +58,7 @@ export function createOAuthModule(
         verifier,
       });
       await app.register(appRoutes, { apps });
+      await app.register(appHistoryRoutes, { apps, database });
     },
     queues: [
       {

@@ -4,6 +4,7 @@
 // asset relations) reach them through its services, passed in by module-wiring.ts.
 import path from 'node:path';
 import type { AppModule, ModuleContext } from '../../module.ts';
+import { assetHistoryRoutes } from './asset-history-routes.ts';
 import { AssetService } from './asset-service.ts';
 import { assetRoutes, assetsTag } from './asset-routes.ts';
 import { BLOB_GC_QUEUE, BlobCollector } from './blob-collector.ts';
@@ -32,6 +33,7 @@ export function createStorageModule(context: ModuleContext): AppModule<StorageSe
     services: { store, assets, collector },
     routes: async (app) => {
       await app.register(assetRoutes, { assets, store, maxRanges: config.assetMaxRanges });
+      await app.register(assetHistoryRoutes, { assets, database });
     },
     queues: [
       {

@@ -353,19 +353,20 @@ describe('DELETE /management/security/members/{id}', () => {
 });
 
 describe('GET /management/security/roles', () => {
-  it('lists the four roles with what each allows', async () => {
+  it('lists the five roles with what each allows', async () => {
     const response = await api.call({ url: '/management/security/roles', tenant: acme });
     expect(response.statusCode).toBe(200);
     const roles = response.json<{
       Results: { Id: string; Description: string; Permissions: string[] }[];
       TotalCount: number;
     }>();
-    expect(roles.TotalCount).toBe(4);
+    expect(roles.TotalCount).toBe(5);
     expect(roles.Results.map((r) => r.Id)).toEqual([
       'owner',
       'catalog-editor',
       'analyst',
       'device-manager',
+      'admin',
     ]);
     expect(roles.Results[0]!.Permissions).toEqual(['*']);
     expect(roles.Results[2]!.Permissions).not.toContain('catalog:write');

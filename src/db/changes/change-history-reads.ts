@@ -1,0 +1,162 @@
+// Reading the change history (its table: src/db/migrations/0320_change_history.sql): pages of
+// entries, newest first, of one resource or of the tenant under filters, and one version of a
+// resource. Each entry comes with the data of the resource's previous version, found by a lateral
+// lookup on change_history_resource (tenant, resource, resource id, version), so that the caller
+// can tell what changed without a second round trip.
+//
+// Pages are keyset pages on (changed_at, id) descending: the primary key (tenant_id, changed_at,
+// id) of every monthly partition walks them backwards, so a deep page costs what the first does.
+// Every statement names the tenant, so on Citus each is routed to the tenant's shard.
+import type { RawSql } from '../connection/database.ts';
+
+/** An entry as stored, with its previous version's data. */
+export interface ChangeRow {
+  /** The entry's id, as decimal text (an int8 that Citus may make larger than 2^53). */
+  id: string;
+  /** changed_at with microseconds, UTC (`2026-01-02T03:04:05.123456Z`): the page key's time. */
+  changed_key: string;
+  resource: string;
+  resource_id: string;
+  action: string;
+  version: number;
+  actor: string;
+  context: string;
+  data: string | null;
+  /** The previous version's data; null for a first version or once that version was pruned. */
+  previous_data: string | null;
+  /** Whether the previous version's entry was found (a pruned one is not). */
+  has_previous: boolean;
+  seq: string | null;
+  hash: string | null;
+}
+
+/** Where a page starts: after the entry with this time and id (the last of the page before). */
+export interface ChangePageKey {
+  time: string;
+  id: string;
+}
+
+/** What a tenant-wide page is limited to; every field narrows it. */
+export interface ChangeFilter {
+  resource?: string;
+  resourceId?: string;
+  /** `app`, `member`, … (the actor's type, in lower case). */
+  actorType?: string;
+  actorId?: string;
+  action?: string;
+  /** changed_at at or after this (ISO date-time). */
+  from?: string;
+  /** changed_at before this (ISO date-time). */
+  before?: string;
+}
+
+const COLUMNS = `
+  h.id::text as id,
+  to_char(h.changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_key,
+  h.resource, h.resource_id, h.action, h.version, h.actor, h.context, h.data,
+  p.data as previous_data, p.found is not null as has_previous,
+  h.seq::text as seq, h.hash`;
+
+// The previous version of the entry's resource; after a re-creation a version number may repeat,
+// so the newest entry of that version is the one.
+const PREVIOUS = `
+  left join lateral (
+    select p.data, true as found from change_history p
+     where p.tenant_id = h.tenant_id and p.resource = h.resource
+       and p.resource_id = h.resource_id and p.version = h.version - 1
+       and h.action <> 'created'
+     order by p.changed_at desc, p.id desc
+     limit 1
+  ) p on true`;
+
+/**
+ * One page of a tenant's entries, newest first: `take` of them after `after` (or from the
+ * newest). `filter` narrows them: by resource (and id), actor, action and time.
+ */
+export async function changePage(
+  sql: RawSql,
+  tenantId: number,
+  filter: ChangeFilter,
+  take: number,
+  after?: ChangePageKey,
+): Promise<ChangeRow[]> {
+  const params: unknown[] = [tenantId];
+  const where = ['h.tenant_id = $1'];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(clause(`$${params.length}`));
+  };
+  if (filter.resource !== undefined) add((n) => `h.resource = ${n}`, filter.resource);
+  if (filter.resourceId !== undefined) add((n) => `h.resource_id = ${n}`, filter.resourceId);
+  if (filter.actorType !== undefined && filter.actorId !== undefined)
+    add((n) => `h.actor_key = ${n}`, `${filter.actorType}:${filter.actorId}`);
+  else if (filter.actorType !== undefined)
+    // The key's prefix: an index range on change_history_actor.
+    add((n) => `h.actor_key like ${n}`, `${filter.actorType}:%`);
+  else if (filter.actorId !== undefined)
+    add((n) => `h.actor_key like ${n}`, `%:${filter.actorId.replace(/[\\%_]/g, '\\$&')}`);
+  if (filter.action !== undefined) add((n) => `h.action = ${n}`, filter.action);
+  if (filter.from !== undefined) add((n) => `h.changed_at >= ${n}::timestamptz`, filter.from);
+  if (filter.before !== undefined) add((n) => `h.changed_at < ${n}::timestamptz`, filter.before);
+  if (after) {
+    params.push(after.time, after.id);
+    where.push(
+      `(h.changed_at, h.id) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
+    );
+  }
+  params.push(take);
+  return sql.query<ChangeRow>(
+    `select ${COLUMNS}
+       from (select * from change_history h
+              where ${where.join(' and ')}
+              order by h.changed_at desc, h.id desc
+              limit $${params.length}) h
+       ${PREVIOUS}
+      order by h.changed_at desc, h.id desc`,
+    params,
+  );
+}
+
+/**
+ * One version of a resource (of any resource of the kind when `resourceId` is undefined: a
+ * singleton's), the newest entry of that version when a re-created resource repeats it.
+ */
+export async function changeVersion(
+  sql: RawSql,
+  tenantId: number,
+  resource: string,
+  resourceId: string | undefined,
+  version: number,
+): Promise<ChangeRow | undefined> {
+  const params: unknown[] = [tenantId, resource, version];
+  if (resourceId !== undefined) params.push(resourceId);
+  const rows = await sql.query<ChangeRow>(
+    `select ${COLUMNS}
+       from (select * from change_history h
+              where h.tenant_id = $1 and h.resource = $2 and h.version = $3
+                ${resourceId !== undefined ? 'and h.resource_id = $4' : ''}
+              order by h.changed_at desc, h.id desc
+              limit 1) h
+       ${PREVIOUS}`,
+    params,
+  );
+  return rows[0];
+}
+
+/** Whether the tenant has any entry of the resource (of the kind, without an id). */
+export async function hasChanges(
+  sql: RawSql,
+  tenantId: number,
+  resource: string,
+  resourceId: string | undefined,
+): Promise<boolean> {
+  const params: unknown[] = [tenantId, resource];
+  if (resourceId !== undefined) params.push(resourceId);
+  const rows = await sql.query(
+    `select 1 from change_history
+      where tenant_id = $1 and resource = $2 ${resourceId !== undefined ? 'and resource_id = $3' : ''}
+      limit 1`,
+    params,
+  );
+  return rows.length > 0;
+}
