@@ -18,6 +18,8 @@ const EndpointPage = lazy(() => import('./pages/endpoint/EndpointPage.tsx'));
 const MembersPage = lazy(() => import('./pages/members/MembersPage.tsx'));
 const ImportPage = lazy(() => import('./pages/bulk/ImportPage.tsx'));
 const ExportPage = lazy(() => import('./pages/bulk/ExportPage.tsx'));
+const CatalogResourcePage = lazy(() => import('./pages/history/CatalogResourcePage.tsx'));
+const ActivityPage = lazy(() => import('./pages/history/ActivityPage.tsx'));
 
 interface PageEntry {
   path: string;
@@ -40,11 +42,22 @@ const PAGES: PageEntry[] = [
   { path: 'apps', label: 'Apps', area: 'apps', page: AppsPage },
   { path: 'endpoint', label: 'Integration endpoint', area: 'integration', page: EndpointPage },
   { path: 'members', label: 'Members', area: 'security', page: MembersPage },
+  { path: 'activity', label: 'Activity', area: 'history', page: ActivityPage },
 ];
 
+/** Pages of one resource (items/5, brands/7/history), under the list they belong to. */
+const RESOURCE_PAGES: Record<string, ComponentType<{ path: string }>> = {
+  items: ItemEditorPage,
+  brands: CatalogResourcePage,
+  categories: CatalogResourcePage,
+};
+
 function pageOf(path: string): { entry: PageEntry; page: ComponentType<{ path: string }> } {
-  if (path.startsWith('items/')) {
-    return { entry: PAGES[1]!, page: ItemEditorPage };
+  const [list = '', resource] = path.split('/');
+  const resourcePage = RESOURCE_PAGES[list];
+  const listEntry = PAGES.find((p) => p.path === list);
+  if (resource !== undefined && resourcePage && listEntry) {
+    return { entry: listEntry, page: resourcePage };
   }
   const entry = PAGES.find((p) => p.path === path) ?? PAGES[0]!;
   return { entry, page: entry.page };

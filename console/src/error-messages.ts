@@ -31,6 +31,9 @@ const CODE_SENTENCES: Record<string, string> = {
   InsufficientPermission: 'Your role does not allow this. Ask the account owner.',
   PreconditionFailed:
     'Someone else changed this while you were editing. Reload to see their changes, then edit again.',
+  HistoryConflict:
+    'Someone changed this after the history was shown. Their change is now at the top of the history; restore again if you still want to.',
+  HistoryVersionNotFound: 'This version is no longer in the history. Reload the page.',
   RateLimited: 'Too many requests at once. Wait a moment and try again.',
   AssetTooLarge: 'This file is too large to upload.',
   UnknownRole: 'One of the chosen roles does not exist any more. Reload the page and choose again.',

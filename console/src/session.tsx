@@ -5,7 +5,7 @@ import { createContext, useContext } from 'react';
 import { tokenClaims, type Session } from './auth.ts';
 
 export type Area =
-  'catalog' | 'storage' | 'analytics' | 'company' | 'apps' | 'integration' | 'security';
+  'catalog' | 'storage' | 'analytics' | 'company' | 'apps' | 'integration' | 'security' | 'history';
 
 export interface Access {
   /** Who is signed in, for the header. */

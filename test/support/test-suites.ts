@@ -7,7 +7,7 @@
 export const NAMED_SUITES = {
   /** The console and the developer portal in a real browser, and Lighthouse. */
   browser: [
-    'test/modules/console/console-{bulk,catalog-lists,dashboard,e2e,items,layout,members,sample,stores,lighthouse}.test.ts',
+    'test/modules/console/console-{bulk,catalog-lists,dashboard,e2e,history,items,layout,members,sample,stores,lighthouse}.test.ts',
     'test/modules/integration/portal-browser.test.ts',
   ],
   /** The OpenAPI fuzz: every operation with generated requests, row counts checked around each. */

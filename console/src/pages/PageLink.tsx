@@ -3,10 +3,12 @@
 import type { ReactNode } from 'react';
 import { BASE, navigate } from '../router.ts';
 
-export function PageLink({ to, children }: { to: string; children: ReactNode }) {
+export function PageLink(props: { to: string; children: ReactNode; current?: boolean }) {
+  const { to, children, current } = props;
   return (
     <a
       href={BASE + to}
+      aria-current={current ? 'page' : undefined}
       onClick={(event) => {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
         event.preventDefault();

@@ -124,6 +124,10 @@ const MENU: { label: string; ready: (page: Page) => Locator }[] = [
     ready: (page) => page.getByRole('button', { name: 'Create endpoint' }),
   },
   { label: 'Members', ready: (page) => page.getByRole('cell', { name: 'ana', exact: true }) },
+  {
+    label: 'Activity',
+    ready: (page) => page.getByRole('list', { name: 'Changes, newest first' }).locator('> li'),
+  },
 ];
 
 const heading = (page: Page) => page.locator('#content h1');

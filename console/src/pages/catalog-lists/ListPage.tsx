@@ -9,6 +9,7 @@ import { errorText, ErrorMessage, Loading, PagedTable, PageTitle } from '../../c
 import { ApiFormFrame, SubmitButton, TextField } from '../../forms/fields.tsx';
 import { useApiForm } from '../../forms/use-api-form.ts';
 import { useAccess } from '../../session.tsx';
+import { PageLink } from '../PageLink.tsx';
 import { quoted, usePendingFocus } from '../pending-focus.ts';
 import './catalog-lists.css';
 import { emptyOf, labelsOf, ListCreate, ValuesSchema } from './ListCreate.tsx';
@@ -22,7 +23,10 @@ export default function CatalogListsPage({ path }: { path: string }) {
 }
 
 function ListPage({ kind }: { kind: ListKind }) {
-  const editable = useAccess().can('catalog', 'write');
+  const access = useAccess();
+  const editable = access.can('catalog', 'write');
+  // A row's name leads to its own page (its History tab) for a member who may read the history.
+  const rowPage = access.can('history', 'read') ? kind.page : undefined;
   const queries = useQueryClient();
   const [skip, setSkip] = useState(0);
   const key = ['catalog-list', kind.title] as const;
@@ -168,9 +172,13 @@ function ListPage({ kind }: { kind: ListKind }) {
               ) : (
                 <tr key={row.Id} data-row={row.Id} tabIndex={-1}>
                   <td data-label="Id">{row.Id}</td>
-                  {kind.fields.map((f) => (
+                  {kind.fields.map((f, index) => (
                     <td key={f.name} data-label={f.label}>
-                      {String(row[f.name] ?? '')}
+                      {rowPage && index === 0 ? (
+                        <PageLink to={`${rowPage}/${row.Id}`}>{String(row[f.name] ?? '')}</PageLink>
+                      ) : (
+                        String(row[f.name] ?? '')
+                      )}
                     </td>
                   ))}
                   {editable && (

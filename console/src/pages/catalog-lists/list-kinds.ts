@@ -10,6 +10,8 @@ export interface ListKind {
   title: string;
   singular: string;
   fields: { name: string; label: string; required?: boolean }[];
+  /** The path of a row's own page (with its History tab), when the kind has one. */
+  page?: string;
   /** The kind's operations, each through the typed client. */
   list(skip: number, take: number): Promise<{ Results: Row[]; TotalCount: number }>;
   create(values: Values): Promise<Row>;
@@ -26,6 +28,7 @@ export const LISTS: Record<string, ListKind> = {
     title: 'Brands',
     singular: 'brand',
     fields: [{ name: 'Name', label: 'Name', required: true }],
+    page: 'brands',
     list: (skip, take) =>
       call(client.GET('/private/catalog/brands', { params: { query: { skip, take } } })),
     create: (values) =>

@@ -26,7 +26,8 @@ interface Refusal {
 }
 
 export default function CategoriesPage() {
-  const editable = useAccess().can('catalog', 'write');
+  const access = useAccess();
+  const editable = access.can('catalog', 'write');
   const queries = useQueryClient();
   const tree = useQuery({ queryKey: treeKey, queryFn: loadTree });
   const [status, setStatus] = useState('');
@@ -170,6 +171,7 @@ export default function CategoriesPage() {
               places={places}
               parentOptions={parentOptions}
               editable={editable}
+              history={access.can('history', 'read')}
               open={open}
               onOpen={setOpen}
               moveFailure={moveFailure}

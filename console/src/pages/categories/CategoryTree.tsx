@@ -4,6 +4,7 @@
 // dragged onto another becomes its child (the page handles the drop).
 import { useState, type DragEvent, type ReactNode } from 'react';
 import type { Category } from '../../types.ts';
+import { PageLink } from '../PageLink.tsx';
 import { subtreeIds, TOP, type Place } from './categories-api.ts';
 
 const DRAG_TYPE = 'application/x-category-id';
@@ -19,6 +20,8 @@ export function CategoryTree(props: {
   places: Map<number, Place>;
   parentOptions: { value: string; label: string }[];
   editable: boolean;
+  /** Whether each category links to its history (a member who may read it). */
+  history: boolean;
   /** The category whose controls are shown. */
   open: number | undefined;
   onOpen: (id: number | undefined) => void;
@@ -82,6 +85,11 @@ export function CategoryTree(props: {
                 <span className="name" tabIndex={-1} data-node={category.Id}>
                   {category.Name}
                 </span>
+              )}
+              {props.history && (!editable || isOpen) && (
+                <PageLink to={`categories/${category.Id}/history`}>
+                  History<span className="visually-hidden"> of {category.Name}</span>
+                </PageLink>
               )}
               {editable && isOpen && (
                 <span className="node-controls">

@@ -7,6 +7,7 @@ import { ErrorMessage, PageTitle } from '../../../components.tsx';
 import { navigate } from '../../../router.ts';
 import { useAccess } from '../../../session.tsx';
 import type { Item } from '../../../types.ts';
+import { ResourceTabs } from '../../history/ResourceTabs.tsx';
 import { lastItemsListPath } from '../items-url.ts';
 import '../items.css';
 import { ImageDrop } from './ImageDrop.tsx';
@@ -63,6 +64,9 @@ export function ItemEditor(props: {
           Back to items
         </a>
       </p>
+      {id !== undefined && (
+        <ResourceTabs base={`items/${id}`} view="details" label={`Item ${id}`} />
+      )}
       {!editable && <p className="notice">Your role can read the catalog but not change it.</p>}
       <form onSubmit={save} aria-label="Item" noValidate ref={editor.formRef}>
         <fieldset disabled={!editable || action.busy}>
