@@ -167,7 +167,12 @@ const RUN: { folder: string; steps: Step[] }[] = [
         body: { form: { response_type: 'code', client_id: 'console' } },
         expect: [400],
       },
-      { op: 'GET /oauth/invitation', auth: 'none', query: { token: 'unknown' }, expect: [404] },
+      {
+        op: 'GET /oauth/invitation',
+        auth: 'none',
+        query: { token: 'unknown' },
+        expect: [200, 404],
+      },
       {
         op: 'POST /oauth/invitation',
         auth: 'none',
@@ -603,6 +608,77 @@ const RUN: { folder: string; steps: Step[] }[] = [
         body: { From: '{{runStartedAt}}', To: '{{$isoTimestamp}}' },
       },
       { op: 'GET /management/events', query: { take: '100' } },
+    ],
+  },
+  {
+    // A kind that records no entries yet answers an empty page, and 404 for a version.
+    folder: 'Change history',
+    steps: [
+      { op: 'GET /management/history', query: { Take: '50' } },
+      { op: 'GET /private/catalog/item/{id}/history' },
+      { op: 'GET /private/catalog/item/{id}/history/{version}', path: { version: '1' } },
+      { op: 'GET /private/catalog/brand/{id}/history' },
+      { op: 'GET /private/catalog/brand/{id}/history/{version}', path: { version: '1' } },
+      { op: 'GET /private/catalog/category/{id}/history' },
+      { op: 'GET /private/catalog/category/{id}/history/{version}', path: { version: '1' } },
+      { op: 'GET /private/catalog/tag/{id}/history' },
+      { op: 'GET /private/catalog/tag/{id}/history/{version}', path: { version: '1' } },
+      { op: 'GET /management/storage/asset/{id}/history', path: { id: '{{imageAssetId}}' } },
+      {
+        op: 'GET /management/storage/asset/{id}/history/{version}',
+        path: { id: '{{imageAssetId}}', version: '1' },
+      },
+      { op: 'GET /management/company/store/{id}/history' },
+      { op: 'GET /management/company/store/{id}/history/{version}', path: { version: '1' } },
+      { op: 'GET /management/company/physicaldevices/{physicalDeviceId}/history' },
+      {
+        op: 'GET /management/company/physicaldevices/{physicalDeviceId}/history/{version}',
+        path: { version: '1' },
+      },
+      {
+        op: 'GET /management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}/history',
+      },
+      {
+        op: 'GET /management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}/history/{version}',
+        path: { version: '1' },
+      },
+      { op: 'GET /management/oauth/apps/{applicationId}/history' },
+      {
+        op: 'GET /management/oauth/apps/{applicationId}/history/{version}',
+        path: { version: '1' },
+      },
+      { op: 'GET /management/integration/endpoint/history' },
+      { op: 'GET /management/integration/endpoint/history/{version}', path: { version: '1' } },
+      { op: 'GET /private/catalog/dynamicattributetypes/{id}/history' },
+      {
+        op: 'GET /private/catalog/dynamicattributetypes/{id}/history/{version}',
+        path: { version: '1' },
+        expect: [404],
+      },
+      { op: 'GET /private/catalog/pricetype/{id}/history' },
+      {
+        op: 'GET /private/catalog/pricetype/{id}/history/{version}',
+        path: { version: '1' },
+        expect: [404],
+      },
+      { op: 'GET /management/webhooks/{id}/history' },
+      {
+        op: 'GET /management/webhooks/{id}/history/{version}',
+        path: { version: '1' },
+        expect: [404],
+      },
+      { op: 'GET /management/security/members/{id}/history' },
+      {
+        op: 'GET /management/security/members/{id}/history/{version}',
+        path: { version: '1' },
+        expect: [404],
+      },
+      { op: 'GET /management/security/members/invitations/{id}/history' },
+      {
+        op: 'GET /management/security/members/invitations/{id}/history/{version}',
+        path: { version: '1' },
+        expect: [404],
+      },
     ],
   },
   {

@@ -58,11 +58,13 @@ const COLUMNS = `
   h.seq::text as seq, h.hash`;
 
 // The previous version of the entry's resource; after a re-creation a version number may repeat,
-// so the newest entry of that version is the one.
+// so the newest entry of that version is the one. The tenant is the statement's $1, named here
+// too: on Citus a lateral join runs only inside a query routed to one shard, which it is when
+// every reference to the table names the tenant.
 const PREVIOUS = `
   left join lateral (
     select p.data, true as found from change_history p
-     where p.tenant_id = h.tenant_id and p.resource = h.resource
+     where p.tenant_id = $1 and p.resource = h.resource
        and p.resource_id = h.resource_id and p.version = h.version - 1
        and h.action <> 'created'
      order by p.changed_at desc, p.id desc

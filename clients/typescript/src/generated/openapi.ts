@@ -214,6 +214,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/oauth/apps/{applicationId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a app
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listAppHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/oauth/apps/{applicationId}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a app, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getAppHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/oauth/authorize': {
     parameters: {
       query?: never;
@@ -394,6 +434,86 @@ export interface paths {
      * @description Each role with the permissions it grants. Every signed-in member may read it, whatever its roles. Paged by skip (default 0) and take (default 20) like every list.
      */
     get: operations['listRoles'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a member
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listMemberHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a member, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getMemberHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a invitation
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listInvitationHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a invitation, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getInvitationHistoryVersion'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1022,6 +1142,246 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/private/catalog/item/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a item
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listItemHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/item/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a item, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getItemHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/brand/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a brand
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listBrandHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/brand/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a brand, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getBrandHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/category/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a category
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listCategoryHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/category/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a category, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getCategoryHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/tag/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a tag
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listTagHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/tag/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a tag, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getTagHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/dynamicattributetypes/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a attributetype
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listAttributeTypeHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/dynamicattributetypes/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a attributetype, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getAttributeTypeHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/pricetype/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a pricetype
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listPriceTypeHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/pricetype/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a pricetype, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getPriceTypeHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/private/catalog/items/search': {
     parameters: {
       query?: never;
@@ -1510,6 +1870,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/integration/endpoint/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of the endpoint
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listEndpointHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/integration/endpoint/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of the endpoint, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getEndpointHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/management/storage/asset': {
     parameters: {
       query?: never;
@@ -1615,6 +2015,46 @@ export interface paths {
      * @description ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as multipart/byteranges, overlapping and adjacent ones combined; more than ASSET_MAX_RANGES (16) left: the whole asset, 200; 416 when none is satisfiable), If-Range. HTML, XHTML, SVG, XML and JavaScript are sent as attachments; a JavaScript asset that a page of the same origin loads as a script (Sec-Fetch-Site: same-origin, Sec-Fetch-Dest: script or a worker) is 403 AssetNotScriptSource.
      */
     head: operations['headAssetContent'];
+    patch?: never;
+    trace?: never;
+  };
+  '/management/storage/asset/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a asset
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listAssetHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/storage/asset/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a asset, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getAssetHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -2002,6 +2442,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/company/store/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a store
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listStoreHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/store/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a store, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getStoreHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a physicaldevice
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listPhysicalDeviceHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a physicaldevice, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getPhysicalDeviceHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a logicaldevice
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listLogicalDeviceHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a logicaldevice, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getLogicalDeviceHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/analytics/logs': {
     parameters: {
       query?: never;
@@ -2342,7 +2902,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/management/history/export': {
+  '/management/webhooks/{id}/history': {
     parameters: {
       query?: never;
       header?: never;
@@ -2350,10 +2910,10 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Export the change history (NDJSON)
-     * @description Every sealed entry changed in [From, To) (of ResourceType, when given), oldest first by Sequence, one JSON object a line, streamed. Entries are sealed a few seconds after their change (HISTORY_SEAL_INTERVAL_MS); `omni history verify --file` checks a file.
+     * The change history of a webhook
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
      */
-    get: operations['exportHistory'];
+    get: operations['listWebhookHistory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2362,7 +2922,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/management/history/settings': {
+  '/management/webhooks/{id}/history/{version}': {
     parameters: {
       query?: never;
       header?: never;
@@ -2370,15 +2930,31 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Change history settings (retention)
-     * @description How many days entries are kept, with the ETag of the settings.
+     * One version of a webhook, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
      */
-    get: operations['getHistorySettings'];
+    get: operations['getWebhookHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
     /**
-     * Set how many days the change history is kept
-     * @description RetentionDays 1..36500; the daily job prunes older entries. Answers the settings with their new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     * The tenant's change history, newest first
+     * @description Every entry of every resource, narrowed by ResourceType, ResourceId, ActorType, ActorId, Action and a time range (From and To, inclusive; 400 InvalidHistoryQuery when From is after To). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation with the same filters, gives the next page (null on the last; 400 InvalidHistoryContinuation otherwise). Keyset pages: a deep page costs what the first does.
      */
-    put: operations['updateHistorySettings'];
+    get: operations['listHistory'];
+    put?: never;
     post?: never;
     delete?: never;
     options?: never;
@@ -2405,10 +2981,10 @@ export interface components {
       FriendlyDescription: string;
       /**
        * @description Stable machine-readable error code (docs/api.md, "Error codes", says what each means). By status:
-       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, JsonTooDeep, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
+       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidHistoryContinuation, InvalidHistoryQuery, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, JsonTooDeep, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
        *     401: InvalidSubscriptionKey, InvalidToken
        *     403: AssetNotScriptSource, IdentityTokenRequired, InsufficientPermission, InsufficientScope
-       *     404: EndpointNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
+       *     404: EndpointNotFound, HistoryVersionNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
        *     406: UnsupportedApiVersion
        *     408: RequestTimeout
        *     409: AlreadyGrouped, AlreadyMember, AssetInUse, AssetTypeMismatch, AttributeTypeInUse, BrandInUse, CategoryCycle, CategoryHasChildren, CategoryHasItems, CategoryInUse, Conflict, DeviceTypeInUse, DuplicateAssetRelation, DuplicateAttributeType, DuplicateBrandName, DuplicateCategoryName, DuplicateDeviceId, DuplicateInvitation, DuplicateItemTagMapping, DuplicateMetadataKey, DuplicatePhysicalDeviceId, DuplicatePriceType, DuplicateSku, DuplicateTagName, DuplicateUsername, EventNoLongerKept, IdempotencyKeyInUse, ImportEnded, InUse, InvitationExpired, IsDefaultItem, LastOwner, NotADefaultItem, NotAVariant, PredefinedApp, PredefinedAppType, PriceTypeInUse, ServiceNameTaken, StoreHasPhysicalDevices, TagInUse
@@ -4056,6 +4632,321 @@ export interface operations {
       };
     };
   };
+  listAppHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        applicationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAppHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        applicationId: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   showSignInPage: {
     parameters: {
       query?: {
@@ -4493,7 +5384,7 @@ export interface operations {
               Name: string | null;
               Roles: {
                 /** @enum {string} */
-                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
                 Description: string;
               }[];
               /** @description The username of the member who invited (null when an app’s token did). */
@@ -4614,7 +5505,7 @@ export interface operations {
              * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
              * @enum {string}
              */
-            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
             /** @description Ignored on input (read-only). */
             Description?: string;
             /** @description Ignored on input (read-only). */
@@ -4643,7 +5534,7 @@ export interface operations {
             Name: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -4810,7 +5701,7 @@ export interface operations {
             Name: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -5061,7 +5952,7 @@ export interface operations {
             Name: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -5244,7 +6135,7 @@ export interface operations {
               Email: string | null;
               Roles: {
                 /** @enum {string} */
-                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
                 Description: string;
               }[];
             }[];
@@ -5348,7 +6239,7 @@ export interface operations {
              * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
              * @enum {string}
              */
-            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
             /** @description Ignored on input (read-only). */
             Description?: string;
             /** @description Ignored on input (read-only). */
@@ -5381,7 +6272,7 @@ export interface operations {
             Email: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
           };
@@ -5533,7 +6424,7 @@ export interface operations {
             Email: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
           };
@@ -5659,7 +6550,7 @@ export interface operations {
              * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
              * @enum {string}
              */
-            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
             /** @description Ignored on input (read-only). */
             Description?: string;
             /** @description Ignored on input (read-only). */
@@ -5689,7 +6580,7 @@ export interface operations {
             Email: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
           };
@@ -5977,7 +6868,7 @@ export interface operations {
           'application/json': {
             Results: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
               /** @description What the role allows: "<area>:read" or "<area>:write" (areas: catalog, storage, analytics, company, apps, integration, security, account), or "*" for everything. */
               Permissions: string[];
@@ -6026,6 +6917,636 @@ export interface operations {
       };
       /** @description Unsupported API version in Accept */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMemberHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMemberHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listInvitationHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInvitationHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -14203,6 +15724,1896 @@ export interface operations {
       };
     };
   };
+  listItemHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getItemHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listBrandHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getBrandHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listCategoryHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCategoryHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listTagHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTagHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAttributeTypeHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAttributeTypeHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listPriceTypeHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPriceTypeHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   findItems: {
     parameters: {
       query?: {
@@ -20925,6 +24336,309 @@ export interface operations {
       };
     };
   };
+  listEndpointHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getEndpointHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   uploadAsset: {
     parameters: {
       query?: never;
@@ -21881,6 +25595,321 @@ export interface operations {
         headers: {
           /** @description bytes *\/<size> */
           'Content-Range': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAssetHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAssetHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -26271,6 +30300,953 @@ export interface operations {
         };
       };
       /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listStoreHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStoreHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listPhysicalDeviceHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPhysicalDeviceHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listLogicalDeviceHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+        deviceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getLogicalDeviceHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+        deviceId: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
       404: {
         headers: {
           [name: string]: unknown;
@@ -31109,15 +36085,341 @@ export interface operations {
       };
     };
   };
-  exportHistory: {
+  listWebhookHistory: {
     parameters: {
       query?: {
-        /** @description Entries changed at or after this time. */
-        From?: string;
-        /** @description Entries changed before this time. */
-        To?: string;
-        /** @description Only entries of this kind of resource (item, brand, category…). */
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhookHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listHistory: {
+    parameters: {
+      query?: {
+        /** @description item, brand, category, tag, asset, store, physical_device, … (exact). */
         ResourceType?: string;
+        ResourceId?: string;
+        /** @description App, Member, Device, Job or System. */
+        ActorType?: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+        /** @description The actor's Id. */
+        ActorId?: string;
+        /** @description created, updated, deleted, restored or status_changed. */
+        Action?: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+        /** @description Changed at or after (inclusive). */
+        From?: string;
+        /** @description Changed at or before (inclusive). */
+        To?: string;
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
       };
       header?: never;
       path?: never;
@@ -31125,106 +36427,9 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description One sealed entry a line, oldest first by Sequence */
-      200: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/x-ndjson': string;
-        };
-      };
-      /** @description Invalid request (validation; Errors lists the fields) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
-      401: {
-        headers: {
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The token lacks the scope this route needs */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unknown tenant or resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported API version in Accept */
-      406: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
-      429: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  getHistorySettings: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
-        'If-None-Match'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
       /** @description Default Response */
       200: {
         headers: {
-          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
-          ETag: string;
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];
           'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
           'RateLimit-Reset': components['headers']['RateLimit-Reset'];
@@ -31232,124 +36437,56 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @description Days an entry is kept after its change (HISTORY_RETENTION_DAYS until set). */
-            RetentionDays: number;
-          };
-        };
-      };
-      /** @description Not modified: If-None-Match names the current ETag (no body) */
-      304: {
-        headers: {
-          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Invalid request (validation; Errors lists the fields) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
-      401: {
-        headers: {
-          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The token lacks the scope this route needs */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unknown tenant or resource */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Unsupported API version in Accept */
-      406: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
-      429: {
-        headers: {
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
-      503: {
-        headers: {
-          'Retry-After': components['headers']['Retry-After'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  updateHistorySettings: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
-        'If-Match'?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description Days an entry is kept after its change (HISTORY_RETENTION_DAYS until set). */
-          RetentionDays: number;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
-          ETag: string;
-          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
-          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
-          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @description Days an entry is kept after its change (HISTORY_RETENTION_DAYS until set). */
-            RetentionDays: number;
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
           };
         };
       };
@@ -31392,33 +36529,6 @@ export interface operations {
       };
       /** @description Unsupported API version in Accept */
       406: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Default Response */
-      412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Body too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Body is not application/json */
-      415: {
         headers: {
           [name: string]: unknown;
         };
