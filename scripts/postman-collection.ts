@@ -207,6 +207,11 @@ const RUN: { folder: string; steps: Step[] }[] = [
       },
       { op: 'GET /private/catalog/brand/{id}' },
       { op: 'PUT /private/catalog/brand/{id}', body: { Name: 'Acme Corp' } },
+      {
+        op: 'POST /private/catalog/brand/{id}/history/{version}/restore',
+        path: { version: '1' },
+        body: { ExpectedVersion: 2 },
+      },
       { op: 'GET /private/catalog/brands' },
     ],
   },
@@ -226,6 +231,11 @@ const RUN: { folder: string; steps: Step[] }[] = [
       {
         op: 'PATCH /private/catalog/category/{id}',
         body: { LongDescription: 'Every shoe we sell.' },
+      },
+      {
+        op: 'POST /private/catalog/category/{id}/history/{version}/restore',
+        path: { version: '2' },
+        body: {},
       },
       { op: 'GET /private/catalog/categories' },
       {
@@ -301,6 +311,11 @@ const RUN: { folder: string; steps: Step[] }[] = [
         body: { Id: num('itemId'), Title: 'Runner', SKU: 'RUN-1', InStock: true },
       },
       { op: 'PATCH /private/catalog/item', body: { Id: num('itemId'), Rating: 4.5 } },
+      {
+        op: 'POST /private/catalog/item/{id}/history/{version}/restore',
+        path: { version: '1' },
+        body: {},
+      },
       { op: 'GET /private/catalog/items' },
       {
         op: 'POST /private/catalog/items',

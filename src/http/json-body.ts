@@ -2,7 +2,7 @@
 // `Content-Type: application/json` on every request, a DELETE or a body-less POST action
 // included, with no body at all: such a request is a request without a body, as it would be
 // without the header. Only a route that takes a body answers an empty one with 400 EmptyBody
-// (error-handler.ts), as before.
+// (error-handler.ts), as before, unless its body is optional (optional-body.ts).
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
@@ -11,7 +11,10 @@ import { JsonDepthGauge, MAX_JSON_DEPTH } from './json-depth.ts';
 type Done = (error: Error | null, body?: unknown) => void;
 type ParseText = (request: FastifyRequest, body: string, done: Done) => void;
 
-const takesBody = (request: FastifyRequest) => request.routeOptions.schema?.body !== undefined;
+/** Whether an empty body is refused: the route has a body schema and does not make it optional. */
+const takesBody = (request: FastifyRequest) =>
+  request.routeOptions.schema?.body !== undefined &&
+  request.routeOptions.schema.optionalBody !== true;
 
 const tooDeep = () =>
   new ApiError(

@@ -25,12 +25,18 @@ declare module 'fastify' {
   interface FastifySchema {
     /** A body that no schema validates (the route removes the JSON parser): its documentation. */
     rawBody?: RawBody;
+    /**
+     * The JSON body may be left out (the route then sees `{}`: optionalBody.ts); the document
+     * says `required: false`.
+     */
+    optionalBody?: boolean;
   }
 }
 
 // fastify-swagger copies a route schema's `x-` keys into the operation; the document's last pass
 // turns this one into the operation's requestBody.
 const RAW_BODY_KEY = 'x-raw-body';
+const OPTIONAL_BODY_KEY = 'x-optional-body';
 
 /** camelCase verb and resource, e.g. `listItems`, `issueToken`, `addItemImage`. */
 const OPERATION_ID = /^[a-z][A-Za-z0-9]*$/;
@@ -79,9 +85,10 @@ function withDefaultsOptional(schema: unknown): unknown {
 
 /** The route schema the document is made from (never the one that validates requests). */
 export function documentedSchema(schema: FastifySchema): FastifySchema {
-  const { rawBody, ...rest } = withDocumentedKeywords(schema) as FastifySchema;
+  const { rawBody, optionalBody, ...rest } = withDocumentedKeywords(schema) as FastifySchema;
   return {
     ...rest,
+    ...(optionalBody ? { [OPTIONAL_BODY_KEY]: true } : {}),
     ...(rest.querystring ? { querystring: withDefaultsOptional(rest.querystring) } : {}),
     ...(rest.headers ? { headers: withDefaultsOptional(rest.headers) } : {}),
     ...(rawBody ? { [RAW_BODY_KEY]: rawBody } : {}),
@@ -96,6 +103,14 @@ export function finishDocument<T extends object>(document: T): T {
   const paths = (document as { paths?: Record<string, PathItem> }).paths ?? {};
   for (const item of Object.values(paths)) {
     for (const [method, operation] of Object.entries(item)) {
+      if (operation[OPTIONAL_BODY_KEY]) {
+        const { [OPTIONAL_BODY_KEY]: _, ...rest } = operation;
+        item[method] = {
+          ...rest,
+          requestBody: { ...(rest.requestBody as object), required: false },
+        };
+        continue;
+      }
       const rawBody = operation[RAW_BODY_KEY] as RawBody | undefined;
       if (!rawBody) continue;
       const { [RAW_BODY_KEY]: _, ...rest } = operation;

@@ -1818,6 +1818,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/private/catalog/item/{id}/history/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore an item to a version of its history
+     * @description Restores its fields, prices, dynamic attributes and tags (its variant group stays as it is); 409 DuplicateSku when another item has its SKU now. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    post: operations['restoreItemVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/brand/{id}/history/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a brand to a version of its history
+     * @description Restores its name; 409 DuplicateBrandName when another brand has it now. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    post: operations['restoreBrandVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/category/{id}/history/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a category to a version of its history
+     * @description Restores its name, descriptions, parent and metadata, with the rules of a move: 409 CategoryCycle, DuplicateCategoryName, 400 CategoryTooDeep. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    post: operations['restoreCategoryVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/management/integration/endpoint': {
     parameters: {
       query?: never;
@@ -2987,7 +3047,7 @@ export interface components {
        *     404: EndpointNotFound, HistoryVersionNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
        *     406: UnsupportedApiVersion
        *     408: RequestTimeout
-       *     409: AlreadyGrouped, AlreadyMember, AssetInUse, AssetTypeMismatch, AttributeTypeInUse, BrandInUse, CategoryCycle, CategoryHasChildren, CategoryHasItems, CategoryInUse, Conflict, DeviceTypeInUse, DuplicateAssetRelation, DuplicateAttributeType, DuplicateBrandName, DuplicateCategoryName, DuplicateDeviceId, DuplicateInvitation, DuplicateItemTagMapping, DuplicateMetadataKey, DuplicatePhysicalDeviceId, DuplicatePriceType, DuplicateSku, DuplicateTagName, DuplicateUsername, EventNoLongerKept, IdempotencyKeyInUse, ImportEnded, InUse, InvitationExpired, IsDefaultItem, LastOwner, NotADefaultItem, NotAVariant, PredefinedApp, PredefinedAppType, PriceTypeInUse, ServiceNameTaken, StoreHasPhysicalDevices, TagInUse
+       *     409: AlreadyGrouped, AlreadyMember, AssetInUse, AssetTypeMismatch, AttributeTypeInUse, BrandInUse, CategoryCycle, CategoryHasChildren, CategoryHasItems, CategoryInUse, Conflict, DeviceTypeInUse, DuplicateAssetRelation, DuplicateAttributeType, DuplicateBrandName, DuplicateCategoryName, DuplicateDeviceId, DuplicateInvitation, DuplicateItemTagMapping, DuplicateMetadataKey, DuplicatePhysicalDeviceId, DuplicatePriceType, DuplicateSku, DuplicateTagName, DuplicateUsername, EventNoLongerKept, HistoryConflict, HistoryVersionNotRestorable, IdempotencyKeyInUse, ImportEnded, InUse, InvitationExpired, IsDefaultItem, LastOwner, NotADefaultItem, NotAVariant, PredefinedApp, PredefinedAppType, PriceTypeInUse, RestoreReferenceMissing, ServiceNameTaken, StoreHasPhysicalDevices, TagInUse
        *     412: PreconditionFailed
        *     413: AssetTooLarge, PayloadTooLarge
        *     414: UrlTooLong
@@ -23720,6 +23780,653 @@ export interface operations {
       };
     };
   };
+  restoreItemVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        /** @description The version of its history to restore (1 is the first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    /** @description Optional: a restore without a body restores whatever the latest version is. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
+          ExpectedVersion?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "Id": 1,
+           *       "SKU": "H-100-BLK",
+           *       "RFID": null,
+           *       "UUID": null,
+           *       "Name": "H-100",
+           *       "Title": "Studio headphones H-100",
+           *       "Model": "H-100",
+           *       "ShortDescription": "Closed-back studio headphones",
+           *       "LongDescription": null,
+           *       "ItemStatusId": 1,
+           *       "CategoryId": 1,
+           *       "BrandId": 1,
+           *       "DefaultItemId": null,
+           *       "InStock": true,
+           *       "PublicWebLink": "https://shop.example.com/h-100",
+           *       "Rating": 4.5,
+           *       "LikeCount": 0,
+           *       "Prices": [
+           *         {
+           *           "PriceId": 1,
+           *           "ItemId": 1,
+           *           "NormalPrice": 129.9,
+           *           "DiscountPrice": 99.9,
+           *           "PriceTypeId": 1,
+           *           "PriceTypeSymbol": "EUR"
+           *         }
+           *       ],
+           *       "DynamicAttributes": [
+           *         {
+           *           "TypeId": 1,
+           *           "TypeValueId": 1,
+           *           "Value": "Black",
+           *           "TypeName": "Colour"
+           *         }
+           *       ],
+           *       "Tags": [
+           *         {
+           *           "Id": 1,
+           *           "Name": "bestseller",
+           *           "Description": "Top 100 of the month"
+           *         }
+           *       ],
+           *       "DateAdded": "2025-06-10T08:30:00.000Z",
+           *       "DateModified": "2025-06-10T08:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            Id: number;
+            SKU: string | null;
+            RFID: string | null;
+            UUID: string | null;
+            Name: string | null;
+            Title: string;
+            Model: string | null;
+            ShortDescription: string | null;
+            LongDescription: string | null;
+            /** @description 1 Active (default), 2 Passive. */
+            ItemStatusId: 1 | 2;
+            CategoryId: number | null;
+            BrandId: number | null;
+            DefaultItemId: number | null;
+            InStock: boolean;
+            PublicWebLink: string | null;
+            Rating: number | null;
+            LikeCount: number;
+            Prices: {
+              PriceId: number;
+              ItemId: number;
+              NormalPrice: number;
+              DiscountPrice: number | null;
+              PriceTypeId: number;
+              PriceTypeSymbol: string;
+            }[];
+            DynamicAttributes: {
+              TypeId: number;
+              TypeValueId: number;
+              Value: string;
+              TypeName: string;
+            }[];
+            Tags: {
+              Id: number;
+              Name: string;
+              Description: string | null;
+            }[];
+            /** Format: date-time */
+            DateAdded: string;
+            /** Format: date-time */
+            DateModified: string;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  restoreBrandVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        /** @description The version of its history to restore (1 is the first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    /** @description Optional: a restore without a body restores whatever the latest version is. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
+          ExpectedVersion?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "Id": 1,
+           *       "Name": "Acme Audio"
+           *     }
+           */
+          'application/json': {
+            Id: number;
+            Name: string;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  restoreCategoryVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        /** @description The version of its history to restore (1 is the first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    /** @description Optional: a restore without a body restores whatever the latest version is. */
+    requestBody?: {
+      content: {
+        'application/json': {
+          /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
+          ExpectedVersion?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "Id": 2,
+           *       "Name": "Headphones",
+           *       "ShortDescription": "Over-ear and in-ear headphones",
+           *       "LongDescription": null,
+           *       "ParentCategoryId": 1,
+           *       "ParentCategoryName": "Audio",
+           *       "SubCategoryCount": 0,
+           *       "CategoryMetadata": [
+           *         {
+           *           "Key": "season",
+           *           "Value": "all-year"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            Id: number;
+            Name: string;
+            ShortDescription: string | null;
+            LongDescription: string | null;
+            ParentCategoryId: number | null;
+            ParentCategoryName: string | null;
+            SubCategoryCount: number;
+            CategoryMetadata: {
+              Key: string;
+              Value: string;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getEndpoint: {
     parameters: {
       query?: never;
@@ -36006,6 +36713,25 @@ export interface operations {
                 | 'app'
                 | 'integration_endpoint';
               ResourceId: string;
+              /**
+               * EventActor
+               * @description Who made the change: an app, a member (the console), a device, a job, or the system (a migration, maintenance, a change made before events named their actor).
+               */
+              Actor: {
+                /** @enum {string} */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, the device's id or the job's id. */
+                Id?: string;
+                /** @description The app's name, the member's username, the job's kind. */
+                Name?: string;
+                /** @description The app or member a device or a job works for. */
+                OnBehalfOf?: {
+                  /** @enum {string} */
+                  Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                  Id?: string;
+                  Name?: string;
+                };
+              };
               /** @description The resource as its API shows it (its last state when deleted). */
               Data: unknown;
             }[];

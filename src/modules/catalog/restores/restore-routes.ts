@@ -1,6 +1,6 @@
 // POST /private/catalog/{item,brand,category}/{id}/history/{version}/restore: a resource back
 // to a version of its change history, as one new change (docs/api.md, "Restoring").
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from 'typebox';
 import { errorResponses } from '../../../http/error-body.ts';
@@ -12,6 +12,7 @@ import {
   withVersionEtag,
 } from '../../../http/etag.ts';
 import { sendJsonText } from '../../../http/json-text.ts';
+import { bodyOrEmpty } from '../../../http/optional-body.ts';
 import { ETAG, withHeaders } from '../../../http/response-headers.ts';
 import type { VersionCheck } from '../../../domain/version-check.ts';
 import { brandsTag } from '../brands/brand-routes.ts';
@@ -99,18 +100,16 @@ export const restoreRoutes: FastifyPluginAsync<RestoreRoutesOptions> = async (
       `/private/catalog/${restorable.resource}/:id/history/:version/restore`,
       {
         // A request without a body restores whatever the latest version is.
-        preValidation: (request: FastifyRequest, _reply, done) => {
-          request.body ??= {};
-          done();
-        },
+        preValidation: bodyOrEmpty,
         schema: {
           tags: [restorable.tag],
           operationId: `restore${restorable.name}Version`,
-          summary: `Restore a ${restorable.resource} to a version of its history`,
+          summary: `Restore ${restorable.resource === 'item' ? 'an' : 'a'} ${restorable.resource} to a version of its history`,
           description: `Restores ${restorable.restores} ${DESCRIPTION}`,
           params: RestoreParams,
           headers: IfMatchHeaders,
           body: RestoreBody,
+          optionalBody: true,
           response: {
             200: withHeaders(restorable.answer, ETAG),
             ...errorResponses(409, 412),

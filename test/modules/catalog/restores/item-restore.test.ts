@@ -119,7 +119,7 @@ describe('POST /private/catalog/item/{id}/history/{version}/restore', () => {
     expect(entries[4]!.data).toEqual(fetched.json());
   });
 
-  it('restores without a body, and with the latest version expected', async () => {
+  it('restores without a body (or with an empty one), and with the latest version expected', async () => {
     const item = await createItem(api, acme, { Title: 'Before' });
     await put(item.Id, { Title: 'After' });
     const bare = await restore(api, acme, 'item', item.Id, 1);
@@ -128,9 +128,16 @@ describe('POST /private/catalog/item/{id}/history/{version}/restore', () => {
     const expected = await restore(api, acme, 'item', item.Id, 2, { body: { ExpectedVersion: 3 } });
     expectStatus(expected, 200);
     expect(expected.json<ItemJson>().Title).toBe('After');
+    // A client that sends a JSON Content-Type on every request, with no body.
+    const empty = await restore(api, acme, 'item', item.Id, 1, {
+      headers: { 'content-type': 'application/json' },
+    });
+    expectStatus(empty, 200);
+    expect(empty.json<ItemJson>().Title).toBe('Before');
     expect((await entriesOf(api, acme, 'item', item.Id)).map((e) => e.action)).toEqual([
       'created',
       'updated',
+      'restored',
       'restored',
       'restored',
     ]);
