@@ -214,6 +214,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/oauth/apps/{applicationId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a app
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listAppHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/oauth/apps/{applicationId}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a app, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getAppHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/oauth/authorize': {
     parameters: {
       query?: never;
@@ -394,6 +434,86 @@ export interface paths {
      * @description Each role with the permissions it grants. Every signed-in member may read it, whatever its roles. Paged by skip (default 0) and take (default 20) like every list.
      */
     get: operations['listRoles'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a member
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listMemberHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a member, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getMemberHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a invitation
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listInvitationHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/security/members/invitations/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a invitation, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getInvitationHistoryVersion'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1022,6 +1142,246 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/private/catalog/item/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a item
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listItemHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/item/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a item, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getItemHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/brand/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a brand
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listBrandHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/brand/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a brand, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getBrandHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/category/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a category
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listCategoryHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/category/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a category, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getCategoryHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/tag/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a tag
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listTagHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/tag/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a tag, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getTagHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/dynamicattributetypes/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a attributetype
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listAttributeTypeHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/dynamicattributetypes/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a attributetype, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getAttributeTypeHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/pricetype/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a pricetype
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listPriceTypeHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/pricetype/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a pricetype, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getPriceTypeHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/private/catalog/items/search': {
     parameters: {
       query?: never;
@@ -1458,6 +1818,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/private/catalog/item/{id}/history/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a item to a version of its history
+     * @description Restores its fields, prices, dynamic attributes and tags (its variant group stays as it is); 409 DuplicateSku when another item has its SKU now. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    post: operations['restoreItemVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/brand/{id}/history/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a brand to a version of its history
+     * @description Restores its name; 409 DuplicateBrandName when another brand has it now. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    post: operations['restoreBrandVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/private/catalog/category/{id}/history/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Restore a category to a version of its history
+     * @description Restores its name, descriptions, parent and metadata, with the rules of a move: 409 CategoryCycle, DuplicateCategoryName, 400 CategoryTooDeep. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    post: operations['restoreCategoryVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/management/integration/endpoint': {
     parameters: {
       query?: never;
@@ -1504,6 +1924,46 @@ export interface paths {
      * @description Answers the new key; the gateway refuses the old one from the next request. 404 SubscriptionKeyNotFound until the endpoint is created (Status 2).
      */
     post: operations['regenerateSubscriptionKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/integration/endpoint/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of the endpoint
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listEndpointHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/integration/endpoint/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of the endpoint, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getEndpointHistoryVersion'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1615,6 +2075,46 @@ export interface paths {
      * @description ETag (304 on If-None-Match), Cache-Control, Range (206; several ranges as multipart/byteranges, overlapping and adjacent ones combined; more than ASSET_MAX_RANGES (16) left: the whole asset, 200; 416 when none is satisfiable), If-Range. HTML, XHTML, SVG, XML and JavaScript are sent as attachments; a JavaScript asset that a page of the same origin loads as a script (Sec-Fetch-Site: same-origin, Sec-Fetch-Dest: script or a worker) is 403 AssetNotScriptSource.
      */
     head: operations['headAssetContent'];
+    patch?: never;
+    trace?: never;
+  };
+  '/management/storage/asset/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a asset
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listAssetHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/storage/asset/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a asset, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getAssetHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -2002,6 +2502,126 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/company/store/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a store
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listStoreHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/store/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a store, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getStoreHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a physicaldevice
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listPhysicalDeviceHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a physicaldevice, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getPhysicalDeviceHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a logicaldevice
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listLogicalDeviceHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a logicaldevice, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getLogicalDeviceHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/analytics/logs': {
     parameters: {
       query?: never;
@@ -2342,6 +2962,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/webhooks/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The change history of a webhook
+     * @description Its entries, newest first: who changed it, when, from where and what changed (Changes: field paths with their old and new values). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation, gives the next page (null on the last; 400 InvalidHistoryContinuation for a token not of this query). Entries of a deleted resource still answer; 404 when it neither exists nor has any entry.
+     */
+    get: operations['listWebhookHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/webhooks/{id}/history/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One version of a webhook, with its data
+     * @description The entry that made that version, with Data: the resource as the API showed it after the change (without secrets). 404 HistoryVersionNotFound when it has no such version; the resource's own 404 when it neither exists nor has any entry.
+     */
+    get: operations['getWebhookHistoryVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's change history, newest first
+     * @description Every entry of every resource, narrowed by ResourceType, ResourceId, ActorType, ActorId, Action and a time range (From and To, inclusive; 400 InvalidHistoryQuery when From is after To). Take 1..100 (default 20); the answer's Continuation, sent back as Continuation with the same filters, gives the next page (null on the last; 400 InvalidHistoryContinuation otherwise). Keyset pages: a deep page costs what the first does.
+     */
+    get: operations['listHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2361,13 +3041,13 @@ export interface components {
       FriendlyDescription: string;
       /**
        * @description Stable machine-readable error code (docs/api.md, "Error codes", says what each means). By status:
-       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, JsonTooDeep, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
+       *     400: AmbiguousImportSource, BadRequest, CategoryTooDeep, ContentDoesNotMatchMimeType, DuplicateHost, EmptyAsset, EmptyBody, EndpointAlreadyExists, ExpirationDateInPast, IdMismatch, IdRequired, ImportFormatRequired, IncompleteBody, InvalidAdminMail, InvalidAnalyticsQuery, InvalidAnalyticsRecord, InvalidContentLength, InvalidContinuationToken, InvalidEventId, InvalidFileBody, InvalidFileName, InvalidHistoryContinuation, InvalidHistoryQuery, InvalidIdempotencyKey, InvalidLocation, InvalidMimeType, InvalidReplayRange, InvalidServiceName, InvalidServiceTier, InvalidTimeZone, InvalidTrendingActionTypes, InvalidValue, InvalidWebhookUrl, JsonTooDeep, MalformedJson, MalformedRequest, MalformedUrl, MetadataFilterIncomplete, MissingHost, ReferenceNotFound, RepeatedMetadataKey, UnknownCategory, UnknownDeviceType, UnknownEventType, UnknownRole, UnknownStore, UnsupportedImageType, ValidationFailed, WeakPassword
        *     401: InvalidSubscriptionKey, InvalidToken
        *     403: AssetNotScriptSource, IdentityTokenRequired, InsufficientPermission, InsufficientScope
-       *     404: EndpointNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
+       *     404: EndpointNotFound, HistoryVersionNotFound, InvitationNotFound, NoStoreInRange, NotFound, PhysicalDeviceHasNoStore, RouteNotFound, SubscriptionKeyNotFound, TenantNotFound, UnknownCounter
        *     406: UnsupportedApiVersion
        *     408: RequestTimeout
-       *     409: AlreadyGrouped, AlreadyMember, AssetInUse, AssetTypeMismatch, AttributeTypeInUse, BrandInUse, CategoryCycle, CategoryHasChildren, CategoryHasItems, CategoryInUse, Conflict, DeviceTypeInUse, DuplicateAssetRelation, DuplicateAttributeType, DuplicateBrandName, DuplicateCategoryName, DuplicateDeviceId, DuplicateInvitation, DuplicateItemTagMapping, DuplicateMetadataKey, DuplicatePhysicalDeviceId, DuplicatePriceType, DuplicateSku, DuplicateTagName, DuplicateUsername, EventNoLongerKept, IdempotencyKeyInUse, ImportEnded, InUse, InvitationExpired, IsDefaultItem, LastOwner, NotADefaultItem, NotAVariant, PredefinedApp, PredefinedAppType, PriceTypeInUse, ServiceNameTaken, StoreHasPhysicalDevices, TagInUse
+       *     409: AlreadyGrouped, AlreadyMember, AssetInUse, AssetTypeMismatch, AttributeTypeInUse, BrandInUse, CategoryCycle, CategoryHasChildren, CategoryHasItems, CategoryInUse, Conflict, DeviceTypeInUse, DuplicateAssetRelation, DuplicateAttributeType, DuplicateBrandName, DuplicateCategoryName, DuplicateDeviceId, DuplicateInvitation, DuplicateItemTagMapping, DuplicateMetadataKey, DuplicatePhysicalDeviceId, DuplicatePriceType, DuplicateSku, DuplicateTagName, DuplicateUsername, EventNoLongerKept, HistoryConflict, HistoryVersionNotRestorable, IdempotencyKeyInUse, ImportEnded, InUse, InvitationExpired, IsDefaultItem, LastOwner, NotADefaultItem, NotAVariant, PredefinedApp, PredefinedAppType, PriceTypeInUse, RestoreReferenceMissing, ServiceNameTaken, StoreHasPhysicalDevices, TagInUse
        *     412: PreconditionFailed
        *     413: AssetTooLarge, PayloadTooLarge
        *     414: UrlTooLong
@@ -4012,6 +4692,321 @@ export interface operations {
       };
     };
   };
+  listAppHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        applicationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAppHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        applicationId: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   showSignInPage: {
     parameters: {
       query?: {
@@ -4449,7 +5444,7 @@ export interface operations {
               Name: string | null;
               Roles: {
                 /** @enum {string} */
-                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
                 Description: string;
               }[];
               /** @description The username of the member who invited (null when an app’s token did). */
@@ -4570,7 +5565,7 @@ export interface operations {
              * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
              * @enum {string}
              */
-            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
             /** @description Ignored on input (read-only). */
             Description?: string;
             /** @description Ignored on input (read-only). */
@@ -4599,7 +5594,7 @@ export interface operations {
             Name: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -4766,7 +5761,7 @@ export interface operations {
             Name: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -5017,7 +6012,7 @@ export interface operations {
             Name: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
             /** @description The username of the member who invited (null when an app’s token did). */
@@ -5200,7 +6195,7 @@ export interface operations {
               Email: string | null;
               Roles: {
                 /** @enum {string} */
-                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+                Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
                 Description: string;
               }[];
             }[];
@@ -5304,7 +6299,7 @@ export interface operations {
              * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
              * @enum {string}
              */
-            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
             /** @description Ignored on input (read-only). */
             Description?: string;
             /** @description Ignored on input (read-only). */
@@ -5337,7 +6332,7 @@ export interface operations {
             Email: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
           };
@@ -5489,7 +6484,7 @@ export interface operations {
             Email: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
           };
@@ -5615,7 +6610,7 @@ export interface operations {
              * @description A role of GET /management/security/roles (400 UnknownRole otherwise).
              * @enum {string}
              */
-            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+            Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
             /** @description Ignored on input (read-only). */
             Description?: string;
             /** @description Ignored on input (read-only). */
@@ -5645,7 +6640,7 @@ export interface operations {
             Email: string | null;
             Roles: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
             }[];
           };
@@ -5933,7 +6928,7 @@ export interface operations {
           'application/json': {
             Results: {
               /** @enum {string} */
-              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager';
+              Id: 'owner' | 'catalog-editor' | 'analyst' | 'device-manager' | 'admin';
               Description: string;
               /** @description What the role allows: "<area>:read" or "<area>:write" (areas: catalog, storage, analytics, company, apps, integration, security, account), or "*" for everything. */
               Permissions: string[];
@@ -5982,6 +6977,636 @@ export interface operations {
       };
       /** @description Unsupported API version in Accept */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listMemberHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getMemberHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listInvitationHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInvitationHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -14159,6 +15784,1896 @@ export interface operations {
       };
     };
   };
+  listItemHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getItemHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listBrandHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getBrandHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listCategoryHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCategoryHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listTagHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTagHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAttributeTypeHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAttributeTypeHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listPriceTypeHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPriceTypeHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   findItems: {
     parameters: {
       query?: {
@@ -20265,6 +23780,653 @@ export interface operations {
       };
     };
   };
+  restoreItemVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        /** @description The version of its history to restore (1 is the first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    /** @description Optional: a restore without a body restores whatever the latest version is. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
+          ExpectedVersion?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "Id": 1,
+           *       "SKU": "H-100-BLK",
+           *       "RFID": null,
+           *       "UUID": null,
+           *       "Name": "H-100",
+           *       "Title": "Studio headphones H-100",
+           *       "Model": "H-100",
+           *       "ShortDescription": "Closed-back studio headphones",
+           *       "LongDescription": null,
+           *       "ItemStatusId": 1,
+           *       "CategoryId": 1,
+           *       "BrandId": 1,
+           *       "DefaultItemId": null,
+           *       "InStock": true,
+           *       "PublicWebLink": "https://shop.example.com/h-100",
+           *       "Rating": 4.5,
+           *       "LikeCount": 0,
+           *       "Prices": [
+           *         {
+           *           "PriceId": 1,
+           *           "ItemId": 1,
+           *           "NormalPrice": 129.9,
+           *           "DiscountPrice": 99.9,
+           *           "PriceTypeId": 1,
+           *           "PriceTypeSymbol": "EUR"
+           *         }
+           *       ],
+           *       "DynamicAttributes": [
+           *         {
+           *           "TypeId": 1,
+           *           "TypeValueId": 1,
+           *           "Value": "Black",
+           *           "TypeName": "Colour"
+           *         }
+           *       ],
+           *       "Tags": [
+           *         {
+           *           "Id": 1,
+           *           "Name": "bestseller",
+           *           "Description": "Top 100 of the month"
+           *         }
+           *       ],
+           *       "DateAdded": "2025-06-10T08:30:00.000Z",
+           *       "DateModified": "2025-06-10T08:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            Id: number;
+            SKU: string | null;
+            RFID: string | null;
+            UUID: string | null;
+            Name: string | null;
+            Title: string;
+            Model: string | null;
+            ShortDescription: string | null;
+            LongDescription: string | null;
+            /** @description 1 Active (default), 2 Passive. */
+            ItemStatusId: 1 | 2;
+            CategoryId: number | null;
+            BrandId: number | null;
+            DefaultItemId: number | null;
+            InStock: boolean;
+            PublicWebLink: string | null;
+            Rating: number | null;
+            LikeCount: number;
+            Prices: {
+              PriceId: number;
+              ItemId: number;
+              NormalPrice: number;
+              DiscountPrice: number | null;
+              PriceTypeId: number;
+              PriceTypeSymbol: string;
+            }[];
+            DynamicAttributes: {
+              TypeId: number;
+              TypeValueId: number;
+              Value: string;
+              TypeName: string;
+            }[];
+            Tags: {
+              Id: number;
+              Name: string;
+              Description: string | null;
+            }[];
+            /** Format: date-time */
+            DateAdded: string;
+            /** Format: date-time */
+            DateModified: string;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  restoreBrandVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        /** @description The version of its history to restore (1 is the first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    /** @description Optional: a restore without a body restores whatever the latest version is. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
+          ExpectedVersion?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "Id": 1,
+           *       "Name": "Acme Audio"
+           *     }
+           */
+          'application/json': {
+            Id: number;
+            Name: string;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  restoreCategoryVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+        /** @description Makes the request safe to retry (IETF httpapi Idempotency-Key draft): a unique key per request, 1 to 255 visible ASCII characters (a UUID, say), bare or as a quoted structured-field string. The same key with the same request within the key lifetime (24 h by default) answers the stored status, headers and body without running again (with Idempotent-Replayed: true); with another request 422 IdempotencyKeyReused; while the first request still runs 409 IdempotencyKeyInUse. Keys are per tenant and caller (the app, or the console member of a member token). 5xx answers are not stored. A malformed key is 400 InvalidIdempotencyKey. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: number;
+        /** @description The version of its history to restore (1 is the first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    /** @description Optional: a restore without a body restores whatever the latest version is. */
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
+          ExpectedVersion?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "Id": 2,
+           *       "Name": "Headphones",
+           *       "ShortDescription": "Over-ear and in-ear headphones",
+           *       "LongDescription": null,
+           *       "ParentCategoryId": 1,
+           *       "ParentCategoryName": "Audio",
+           *       "SubCategoryCount": 0,
+           *       "CategoryMetadata": [
+           *         {
+           *           "Key": "season",
+           *           "Value": "all-year"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            Id: number;
+            Name: string;
+            ShortDescription: string | null;
+            LongDescription: string | null;
+            ParentCategoryId: number | null;
+            ParentCategoryName: string | null;
+            SubCategoryCount: number;
+            CategoryMetadata: {
+              Key: string;
+              Value: string;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          /** @description With IdempotencyKeyInUse: seconds to wait before sending the request again. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getEndpoint: {
     parameters: {
       query?: never;
@@ -20849,6 +25011,309 @@ export interface operations {
       };
       /** @description This Idempotency-Key was used with another request (IdempotencyKeyReused) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listEndpointHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getEndpointHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
         headers: {
           [name: string]: unknown;
         };
@@ -21837,6 +26302,321 @@ export interface operations {
         headers: {
           /** @description bytes *\/<size> */
           'Content-Range': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listAssetHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAssetHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -26227,6 +31007,953 @@ export interface operations {
         };
       };
       /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listStoreHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStoreHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listPhysicalDeviceHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getPhysicalDeviceHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listLogicalDeviceHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+        deviceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getLogicalDeviceHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        physicalDeviceId: string;
+        deviceId: string;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
       404: {
         headers: {
           [name: string]: unknown;
@@ -30991,6 +36718,482 @@ export interface operations {
             }[];
             /** @description More events follow: ask again after the last Id. */
             HasMore: boolean;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhookHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhookHistoryVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+        /** @description The resource's version (1: its first). */
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description The entry's id. */
+            Id: number;
+            /** @description item, brand, category, tag, asset, store, … */
+            ResourceType: string;
+            ResourceId: string;
+            /** @description created, updated, deleted, restored or status_changed. */
+            Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+            /** @description The resource's version after this change (1: its first). */
+            Version: number;
+            PreviousVersion: number | null;
+            /** Format: date-time */
+            ChangedAt: string;
+            /** HistoryActor */
+            Actor: {
+              /** @description App, Member, Device, Job or System. */
+              Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+              /** @description The app's client id, the member's id, … */
+              Id?: string;
+              /** @description The app's name, the member's username, … */
+              Name?: string;
+              /** @description A device’s app: an actor of this shape. */
+              OnBehalfOf?: {
+                [key: string]: unknown;
+              };
+            };
+            RequestId?: string;
+            ClientAddress?: string;
+            UserAgent?: string;
+            IdempotencyKey?: string;
+            /** @description The operationId (or job) that made the change. */
+            Operation?: string;
+            /** @description On a restore: the version it restored. */
+            RestoredFrom?: number;
+            /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+            Changes: {
+              /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+              Path: string;
+              /** @description Its value before; null when it had none. */
+              Old: unknown;
+              /** @description Its value after; null when it has none. */
+              New: unknown;
+            }[];
+            /** @description Its place in the tenant's hash chain once sealed. */
+            Sequence: number | null;
+            /** @description Its hash (hex SHA-256) once sealed. */
+            Hash: string | null;
+            /** @description The resource after the change as the API showed it (without secrets). */
+            Data: {
+              [key: string]: unknown;
+            } | null;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description A path parameter longer than the router takes (100 characters) */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listHistory: {
+    parameters: {
+      query?: {
+        /** @description item, brand, category, tag, asset, store, physical_device, … (exact). */
+        ResourceType?: string;
+        ResourceId?: string;
+        /** @description App, Member, Device, Job or System. */
+        ActorType?: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+        /** @description The actor's Id. */
+        ActorId?: string;
+        /** @description created, updated, deleted, restored or status_changed. */
+        Action?: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+        /** @description Changed at or after (inclusive). */
+        From?: string;
+        /** @description Changed at or before (inclusive). */
+        To?: string;
+        /** @description Entries per page, 1..100 (default 20). */
+        Take?: number;
+        /** @description The previous page's Continuation, with the same filters. */
+        Continuation?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            Results: {
+              /** @description The entry's id. */
+              Id: number;
+              /** @description item, brand, category, tag, asset, store, … */
+              ResourceType: string;
+              ResourceId: string;
+              /** @description created, updated, deleted, restored or status_changed. */
+              Action: 'created' | 'updated' | 'deleted' | 'restored' | 'status_changed';
+              /** @description The resource's version after this change (1: its first). */
+              Version: number;
+              PreviousVersion: number | null;
+              /** Format: date-time */
+              ChangedAt: string;
+              /** HistoryActor */
+              Actor: {
+                /** @description App, Member, Device, Job or System. */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, … */
+                Id?: string;
+                /** @description The app's name, the member's username, … */
+                Name?: string;
+                /** @description A device’s app: an actor of this shape. */
+                OnBehalfOf?: {
+                  [key: string]: unknown;
+                };
+              };
+              RequestId?: string;
+              ClientAddress?: string;
+              UserAgent?: string;
+              IdempotencyKey?: string;
+              /** @description The operationId (or job) that made the change. */
+              Operation?: string;
+              /** @description On a restore: the version it restored. */
+              RestoredFrom?: number;
+              /** @description The difference from the previous version's data; secrets only as the marker "changed". */
+              Changes: {
+                /** @description The field: `Title`, `Location.Latitude`, `Prices[PriceTypeId=2].NormalPrice`, `Tags[Id=7]` (an element by its identifying field), `Foo[3]` (by index). */
+                Path: string;
+                /** @description Its value before; null when it had none. */
+                Old: unknown;
+                /** @description Its value after; null when it has none. */
+                New: unknown;
+              }[];
+              /** @description Its place in the tenant's hash chain once sealed. */
+              Sequence: number | null;
+              /** @description Its hash (hex SHA-256) once sealed. */
+              Hash: string | null;
+            }[];
+            /** @description Send it back as Continuation for the next page; null on the last. */
+            Continuation: string | null;
           };
         };
       };
