@@ -38,3 +38,10 @@ export type App = Json<'/management/oauth/apps/{applicationId}', 'get', 200>;
 export type Endpoint = Json<'/management/integration/endpoint', 'get', 200>;
 export type Member = Json<'/management/security/members/{id}', 'get', 200>;
 export type Role = ResultOf<Json<'/management/security/roles', 'get', 200>>;
+export type HistoryPage = Json<'/management/history', 'get', 200>;
+export type HistoryEntry = HistoryPage['Results'][number];
+/** The filters of GET /management/history (its paging aside). */
+export type HistoryFilters = Omit<
+  NonNullable<paths['/management/history']['get']['parameters']['query']>,
+  'Take' | 'Continuation'
+>;

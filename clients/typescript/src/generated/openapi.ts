@@ -1828,7 +1828,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Restore an item to a version of its history
+     * Restore a item to a version of its history
      * @description Restores its fields, prices, dynamic attributes and tags (its variant group stays as it is); 409 DuplicateSku when another item has its SKU now. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     post: operations['restoreItemVersion'];
@@ -23797,7 +23797,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Optional: a restore without a body restores whatever the latest version is. */
-    requestBody?: {
+    requestBody: {
       content: {
         'application/json': {
           /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
@@ -24060,7 +24060,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Optional: a restore without a body restores whatever the latest version is. */
-    requestBody?: {
+    requestBody: {
       content: {
         'application/json': {
           /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
@@ -24242,7 +24242,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Optional: a restore without a body restores whatever the latest version is. */
-    requestBody?: {
+    requestBody: {
       content: {
         'application/json': {
           /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
@@ -36713,25 +36713,6 @@ export interface operations {
                 | 'app'
                 | 'integration_endpoint';
               ResourceId: string;
-              /**
-               * EventActor
-               * @description Who made the change: an app, a member (the console), a device, a job, or the system (a migration, maintenance, a change made before events named their actor).
-               */
-              Actor: {
-                /** @enum {string} */
-                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
-                /** @description The app's client id, the member's id, the device's id or the job's id. */
-                Id?: string;
-                /** @description The app's name, the member's username, the job's kind. */
-                Name?: string;
-                /** @description The app or member a device or a job works for. */
-                OnBehalfOf?: {
-                  /** @enum {string} */
-                  Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
-                  Id?: string;
-                  Name?: string;
-                };
-              };
               /** @description The resource as its API shows it (its last state when deleted). */
               Data: unknown;
             }[];

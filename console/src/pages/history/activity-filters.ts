@@ -31,6 +31,9 @@ export function readFilterForm(search: URLSearchParams): FilterForm {
   ) as unknown as FilterForm;
   if (!DAY.test(form.from)) form.from = '';
   if (!DAY.test(form.to)) form.to = '';
+  // An actor type or action the API does not know is no filter (an edited address).
+  if (!actorTypeOf(form.actorType)) form.actorType = '';
+  if (!actionOf(form.action)) form.action = '';
   return form;
 }
 
@@ -56,9 +59,11 @@ export function queryOf(form: FilterForm): ActivityFilters {
   const query: ActivityFilters = {};
   if (form.type) query.ResourceType = form.type;
   if (form.id) query.ResourceId = form.id;
-  if (form.actorType) query.ActorType = form.actorType;
+  const actorType = actorTypeOf(form.actorType);
+  if (actorType) query.ActorType = actorType;
   if (form.actorId) query.ActorId = form.actorId;
-  if (form.action) query.Action = form.action;
+  const action = actionOf(form.action);
+  if (action) query.Action = action;
   if (form.from) query.From = dayStart(form.from);
   // The whole of the last day: up to the next day's start.
   if (form.to) query.To = new Date(Date.parse(dayStart(form.to, 1)) - 1).toISOString();
@@ -94,7 +99,10 @@ export const RESOURCE_TYPES: { value: string; label: string }[] = [
   { value: 'invitation', label: 'Invitation' },
 ];
 
-export const ACTOR_TYPES = [
+const actorTypeOf = (value: string) => ACTOR_TYPES.find((type) => type.value === value)?.value;
+const actionOf = (value: string) => ACTIONS.find((action) => action.value === value)?.value;
+
+export const ACTOR_TYPES: { value: NonNullable<ActivityFilters['ActorType']>; label: string }[] = [
   { value: 'Member', label: 'Member (console)' },
   { value: 'App', label: 'App' },
   { value: 'Device', label: 'Device' },
@@ -102,7 +110,7 @@ export const ACTOR_TYPES = [
   { value: 'System', label: 'System' },
 ];
 
-export const ACTIONS = [
+export const ACTIONS: { value: NonNullable<ActivityFilters['Action']>; label: string }[] = [
   { value: 'created', label: 'Created' },
   { value: 'updated', label: 'Changed' },
   { value: 'deleted', label: 'Deleted' },

@@ -4,28 +4,12 @@
 // it expects to be the latest, so that a change made meanwhile is refused (409 HistoryConflict)
 // rather than undone unseen.
 import { call, client } from '../../api.ts';
-import type { HistoryActor, HistoryChange } from './history-words.ts';
+import type { HistoryEntry, HistoryFilters, HistoryPage } from '../../types.ts';
 
 /** The resources whose pages show a History tab (and can be restored). */
 export type HistoryKind = 'item' | 'brand' | 'category';
 
-export interface HistoryEntry {
-  Id: number;
-  ResourceType: string;
-  ResourceId: string;
-  Action: string;
-  Version: number;
-  PreviousVersion?: number | null;
-  ChangedAt: string;
-  Actor: HistoryActor;
-  RestoredFrom?: number | null;
-  Changes: HistoryChange[];
-}
-
-export interface HistoryPage {
-  Results: HistoryEntry[];
-  Continuation: string | null;
-}
+export type { HistoryEntry, HistoryPage };
 
 /** Entries per page ("Load more" asks for the next). */
 export const HISTORY_TAKE = 20;
@@ -48,15 +32,7 @@ export function resourceHistory(
 }
 
 /** The Activity page's filters, as the query of GET /management/history names them. */
-export interface ActivityFilters {
-  ResourceType?: string;
-  ResourceId?: string;
-  ActorType?: string;
-  ActorId?: string;
-  Action?: string;
-  From?: string;
-  To?: string;
-}
+export type ActivityFilters = HistoryFilters;
 
 export function tenantHistory(
   filters: ActivityFilters,
