@@ -46,8 +46,7 @@ export function actorOf(request: FastifyRequest): ChangeActor {
 export function changeContextOf(request: FastifyRequest): ChangeContext {
   const userAgent = request.headers['user-agent'];
   const idempotencyKey = request.headers['idempotency-key'];
-  const operation = (request.routeOptions.schema as { operationId?: string } | undefined)
-    ?.operationId;
+  const operation = request.routeOptions.schema?.operationId;
   return {
     Actor: actorOf(request),
     RequestId: String(request.id),

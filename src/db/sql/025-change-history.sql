@@ -53,10 +53,11 @@ begin
       select v_tenant, v_key, p_resource, r.id,
              case when v_action <> 'deleted' and v_restore->>'Resource' = p_resource
                        and v_restore->>'ResourceId' = r.id then 'restored' else v_action end,
-             case when v_action = 'created' then 1
-                  else coalesce((select max(p.version) from change_history p
-                                  where p.tenant_id = v_tenant and p.resource = p_resource
-                                    and p.resource_id = r.id), 0) + 1 end,
+             -- A creation too: an id a client chooses (a physical device's, the endpoint's) may
+             -- come back after a delete, and its versions go on from where they were.
+             coalesce((select max(p.version) from change_history p
+                        where p.tenant_id = v_tenant and p.resource = p_resource
+                          and p.resource_id = r.id), 0) + 1,
              v_actor, v_actor_key, v_details, r.data
         from unnest(p_tenants, p_ids, p_data) as r (tenant_id, id, data)
        where r.tenant_id = v_tenant

@@ -1828,7 +1828,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Restore a item to a version of its history
+     * Restore an item to a version of its history
      * @description Restores its fields, prices, dynamic attributes and tags (its variant group stays as it is); 409 DuplicateSku when another item has its SKU now. The version (its Data in the history) becomes the current state, as one new change: the history records it with Action restored, RestoredFrom the version and the caller as its actor, and webhooks see an update. Answers the resource as its GET does, with its new ETag. 404 NotFound when the resource does not exist (a deleted one cannot be restored here), HistoryVersionNotFound when its history has no such version; 409 HistoryConflict when the body's ExpectedVersion is not the latest version, HistoryVersionNotRestorable for a delete's version, RestoreReferenceMissing when the version names what no longer exists; nothing is written on any refusal. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
      */
     post: operations['restoreItemVersion'];
@@ -3015,6 +3015,50 @@ export interface paths {
      */
     get: operations['listHistory'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/history/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the change history (NDJSON)
+     * @description Every sealed entry changed in [From, To) (of ResourceType, when given), oldest first by Sequence, one JSON object a line, streamed. Entries are sealed a few seconds after their change (HISTORY_SEAL_INTERVAL_MS); `omni history verify --file` checks a file.
+     */
+    get: operations['exportHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/history/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Change history settings (retention)
+     * @description How many days entries are kept, with the ETag of the settings.
+     */
+    get: operations['getHistorySettings'];
+    /**
+     * Set how many days the change history is kept
+     * @description RetentionDays 1..36500; the daily job prunes older entries. Answers the settings with their new ETag. With If-Match, 412 PreconditionFailed when the resource changed since that ETag.
+     */
+    put: operations['updateHistorySettings'];
     post?: never;
     delete?: never;
     options?: never;
@@ -23797,7 +23841,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Optional: a restore without a body restores whatever the latest version is. */
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
@@ -24060,7 +24104,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Optional: a restore without a body restores whatever the latest version is. */
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
@@ -24242,7 +24286,7 @@ export interface operations {
       cookie?: never;
     };
     /** @description Optional: a restore without a body restores whatever the latest version is. */
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description The resource's latest version as the caller read its history: 409 HistoryConflict when a later change came since. */
@@ -36713,6 +36757,25 @@ export interface operations {
                 | 'app'
                 | 'integration_endpoint';
               ResourceId: string;
+              /**
+               * EventActor
+               * @description Who made the change: an app, a member (the console), a device, a job, or the system (a migration, maintenance, a change made before events named their actor).
+               */
+              Actor: {
+                /** @enum {string} */
+                Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                /** @description The app's client id, the member's id, the device's id or the job's id. */
+                Id?: string;
+                /** @description The app's name, the member's username, the job's kind. */
+                Name?: string;
+                /** @description The app or member a device or a job works for. */
+                OnBehalfOf?: {
+                  /** @enum {string} */
+                  Type: 'App' | 'Member' | 'Device' | 'Job' | 'System';
+                  Id?: string;
+                  Name?: string;
+                };
+              };
               /** @description The resource as its API shows it (its last state when deleted). */
               Data: unknown;
             }[];
@@ -37236,6 +37299,348 @@ export interface operations {
       };
       /** @description Unsupported API version in Accept */
       406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  exportHistory: {
+    parameters: {
+      query?: {
+        /** @description Entries changed at or after this time. */
+        From?: string;
+        /** @description Entries changed before this time. */
+        To?: string;
+        /** @description Only entries of this kind of resource (item, brand, category…). */
+        ResourceType?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One sealed entry a line, oldest first by Sequence */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getHistorySettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version the client holds (several, comma-separated, or `*`): 304 Not Modified with no body when it is still the current one. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Days an entry is kept after its change (HISTORY_RETENTION_DAYS until set). */
+            RetentionDays: number;
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match names the current ETag (no body) */
+      304: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Past the app's request budget (APP_RATE_LIMITS) or the integration gateway tier's (RateLimitExceeded, RateLimited) */
+      429: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The database cannot be reached (DatabaseUnavailable) or the server is stopping (ShuttingDown); nothing was changed, send it again */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateHistorySettings: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The ETag of the version this change is based on, as a GET or an earlier write answered it (several, comma-separated, or `*` for any). 412 PreconditionFailed when the resource has changed since; without the header the change applies to whatever version is current. */
+        'If-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Days an entry is kept after its change (HISTORY_RETENTION_DAYS until set). */
+          RetentionDays: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The version of the resource answered; send it as If-Match to make a change conditional. */
+          ETag: string;
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Days an entry is kept after its change (HISTORY_RETENTION_DAYS until set). */
+            RetentionDays: number;
+          };
+        };
+      };
+      /** @description Invalid request (validation; Errors lists the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description No bearer token (WWW-Authenticate: Bearer realm="<tenant base URL>", no error code), or a malformed, expired, revoked or foreign-tenant one (error="invalid_token") */
+      401: {
+        headers: {
+          'WWW-Authenticate': components['headers']['WWW-Authenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description The token lacks the scope this route needs */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unknown tenant or resource */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Unsupported API version in Accept */
+      406: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Default Response */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };
