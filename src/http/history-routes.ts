@@ -68,7 +68,7 @@ export function registerHistoryRoutes<P extends TProperties>(
 ): void {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { url, resource, name, database } = options;
-  const properties = (options.params?.properties ?? {});
+  const properties = options.params?.properties ?? {};
   const listParams = Object.keys(properties).length ? Type.Object(properties) : undefined;
   const versionParams = Type.Object({ ...properties, version: VersionParam });
   const idOf = (params: Record<string, unknown>) => options.resourceId?.(params);

@@ -48,7 +48,7 @@ export function createHistoryModule(context: ModuleContext): AppModule<HistorySe
     daily: async (now = new Date()) => {
       const created = await ensureHistoryPartitions(database, now);
       // What is sealed can be pruned: seal first what the last passes left.
-      for (let more = true; more; ) more = await sealer.sealAll();
+      for (let more = true; more;) more = await sealer.sealAll();
       const pruned = await retention.pruneAll(now);
       const dropped = await dropEmptyHistoryPartitions(database, now);
       return { created, pruned, dropped };

@@ -23,7 +23,7 @@ import {
 } from '../catalog/imports/imports-fixtures.ts';
 import { createDeviceType, deviceInStore, uniqueId } from '../company/company-fixtures.ts';
 import { createAsset } from '../storage/storage-fixtures.ts';
-import { appActor, entriesAfter, historyMark, onlyEntryOf } from './history-rows.ts';
+import { appActor, entriesAfter, historyMark, onlyEntryOf } from './history-row-fixtures.ts';
 
 const api = useImportApi();
 const acme = useTenant(api, 'acme');

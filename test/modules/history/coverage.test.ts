@@ -20,7 +20,7 @@ import {
   historyHolds,
   historyMark,
   onlyEntryOf,
-} from './history-rows.ts';
+} from './history-row-fixtures.ts';
 
 const api = useImportApi({ WEBHOOK_ALLOWED_HOSTS: 'receiver.internal:9000' });
 const acme = useTenant(api, 'acme');

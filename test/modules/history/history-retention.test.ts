@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { useTenant, useTestApi, type TestTenant } from '../../support/test-api.ts';
 import { etagOf, expectError } from '../../support/expectations.ts';
-import { entries, HISTORY_ENV, makeChanges, omniHistory, tenantId } from './history-support.ts';
+import {
+  entries,
+  HISTORY_ENV,
+  makeChanges,
+  omniHistory,
+  tenantId,
+} from './history-chain-fixtures.ts';
 
 const api = useTestApi({ ...HISTORY_ENV, HISTORY_RETENTION_DAYS: '400' });
 const acme = useTenant(api, 'acme');
