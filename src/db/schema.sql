@@ -776,12 +776,14 @@ CREATE INDEX change_history_actor ON ONLY public.change_history USING btree (ten
 CREATE UNIQUE INDEX change_history_once_per_transaction ON ONLY public.change_history USING btree (tenant_id, tx_id, resource, resource_id, changed_at);
 CREATE UNIQUE INDEX change_history_pkey ON ONLY public.change_history USING btree (tenant_id, changed_at, id);
 CREATE INDEX change_history_resource ON ONLY public.change_history USING btree (tenant_id, resource, resource_id, version);
+CREATE INDEX change_history_resource_pages ON ONLY public.change_history USING btree (tenant_id, resource, resource_id, changed_at, id);
 CREATE INDEX change_history_sequence ON ONLY public.change_history USING btree (tenant_id, seq) WHERE (seq IS NOT NULL);
 CREATE INDEX change_history_unsealed ON ONLY public.change_history USING btree (tenant_id, id) WHERE (seq IS NULL);
 CREATE UNIQUE INDEX change_history_chains_pkey ON public.change_history_chains USING btree (tenant_id);
 CREATE UNIQUE INDEX change_history_default_pkey ON public.change_history_default USING btree (tenant_id, changed_at, id);
 CREATE INDEX change_history_default_tenant_id_actor_key_changed_at_id_idx ON public.change_history_default USING btree (tenant_id, actor_key, changed_at, id);
 CREATE INDEX change_history_default_tenant_id_id_idx ON public.change_history_default USING btree (tenant_id, id) WHERE (seq IS NULL);
+CREATE INDEX change_history_default_tenant_id_resource_resource_id_chang_idx ON public.change_history_default USING btree (tenant_id, resource, resource_id, changed_at, id);
 CREATE INDEX change_history_default_tenant_id_resource_resource_id_versi_idx ON public.change_history_default USING btree (tenant_id, resource, resource_id, version);
 CREATE INDEX change_history_default_tenant_id_seq_idx ON public.change_history_default USING btree (tenant_id, seq) WHERE (seq IS NOT NULL);
 CREATE UNIQUE INDEX change_history_default_tenant_id_tx_id_resource_resource_id_idx ON public.change_history_default USING btree (tenant_id, tx_id, resource, resource_id, changed_at);

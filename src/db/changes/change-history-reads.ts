@@ -7,7 +7,18 @@
 // Pages are keyset pages on (changed_at, id) descending: the primary key (tenant_id, changed_at,
 // id) of every monthly partition walks them backwards, so a deep page costs what the first does.
 // Every statement names the tenant, so on Citus each is routed to the tenant's shard.
+import { createHash } from 'node:crypto';
 import type { RawSql } from '../connection/database.ts';
+
+/**
+ * A statement of these reads prepared under a name of its text: each shape of the filters is one
+ * text, planned once per connection (planning the partitions' scans cost about as much as
+ * running a page).
+ */
+function preparedRead<Row>(sql: RawSql, text: string, params: unknown[]): Promise<Row[]> {
+  const name = `change_history_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  return sql.prepared<Row>(name, text, params);
+}
 
 /** An entry as stored, with its previous version's data. */
 export interface ChangeRow {
@@ -57,15 +68,17 @@ const COLUMNS = `
   p.data as previous_data, p.found is not null as has_previous,
   h.seq::text as seq, h.hash`;
 
-// The previous version of the entry's resource; after a re-creation a version number may repeat,
-// so the newest entry of that version is the one. The tenant is the statement's $1, named here
-// too: on Citus a lateral join runs only inside a query routed to one shard, which it is when
-// every reference to the table names the tenant.
+// The previous version of the entry's resource: its entry just before, in the order of the
+// resource's pages (one probe of change_history_resource_pages a partition; by the version
+// number the planner took that index all the same and walked the resource's entries for each
+// one). A creation has none, even where a resource was made again under the same id. The tenant
+// is the statement's $1, named here too: on Citus a lateral join runs only inside a query routed
+// to one shard, which it is when every reference to the table names the tenant.
 const PREVIOUS = `
   left join lateral (
     select p.data, true as found from change_history p
-     where p.tenant_id = $1 and p.resource = h.resource
-       and p.resource_id = h.resource_id and p.version = h.version - 1
+     where p.tenant_id = $1 and p.resource = h.resource and p.resource_id = h.resource_id
+       and (p.changed_at, p.id) < (h.changed_at, h.id)
        and h.action <> 'created'
      order by p.changed_at desc, p.id desc
      limit 1
@@ -107,7 +120,8 @@ export async function changePage(
     );
   }
   params.push(take);
-  return sql.query<ChangeRow>(
+  return preparedRead<ChangeRow>(
+    sql,
     `select ${COLUMNS}
        from (select * from change_history h
               where ${where.join(' and ')}
@@ -132,7 +146,8 @@ export async function changeVersion(
 ): Promise<ChangeRow | undefined> {
   const params: unknown[] = [tenantId, resource, version];
   if (resourceId !== undefined) params.push(resourceId);
-  const rows = await sql.query<ChangeRow>(
+  const rows = await preparedRead<ChangeRow>(
+    sql,
     `select ${COLUMNS}
        from (select * from change_history h
               where h.tenant_id = $1 and h.resource = $2 and h.version = $3
@@ -154,7 +169,8 @@ export async function hasChanges(
 ): Promise<boolean> {
   const params: unknown[] = [tenantId, resource];
   if (resourceId !== undefined) params.push(resourceId);
-  const rows = await sql.query(
+  const rows = await preparedRead(
+    sql,
     `select 1 from change_history
       where tenant_id = $1 and resource = $2 ${resourceId !== undefined ? 'and resource_id = $3' : ''}
       limit 1`,
