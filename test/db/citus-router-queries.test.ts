@@ -91,6 +91,9 @@ describe.runIf(citus)('every statement of a request on Citus', () => {
       brandId = (await ok('POST', '/private/catalog/brand', { Name: 'Lumen' })).Id as number;
       categoryId = (await ok('POST', '/private/catalog/category', { Name: 'Lights' })).Id as number;
       tagId = (await ok('POST', '/private/catalog/tag', { Name: 'outdoor' })).Id as number;
+      // Tables that record their history without events (their own triggers).
+      await ok('POST', '/private/catalog/dynamicattributetypes', { Description: 'Colour' });
+      await ok('POST', '/management/company/devicetypes', { Description: 'Kiosk' });
       const item = await ok('POST', '/private/catalog/item', {
         Title: 'Storm lantern',
         SKU: 'LAN-1',
@@ -151,5 +154,32 @@ describe.runIf(citus)('every statement of a request on Citus', () => {
     });
     expect(plans.length).toBeGreaterThan(10);
     expect(multiShard(plans)).toEqual([]);
+  });
+
+  // The history's entries are written by triggers on the worker that holds the changed shard (so
+  // within the request's shard group, never through the coordinator): each write of the walk
+  // left its entry there, naming the app, whose change context reached the worker.
+  it("records the walk's changes in the history on the workers, naming the app", async () => {
+    const tenant = (await api.services.tenants.findByName(acme.name))!;
+    const rows = await api.database.handle.query<{ resource: string; action: string }>(
+      `select resource, action from change_history
+        where tenant_id = $1 and actor_key = $2 order by id`,
+      [tenant.id, `app:${acme.appId}`],
+    );
+    const kinds = new Set(rows.map((r) => `${r.resource}:${r.action}`));
+    for (const kind of [
+      'price_type:created',
+      'brand:created',
+      'category:created',
+      'tag:created',
+      'attribute_type:created',
+      'device_type:created',
+      'item:created',
+      'item:updated',
+      'store:created',
+      'store:deleted',
+      'item:deleted',
+    ])
+      expect(kinds, kind).toContain(kind);
   });
 });

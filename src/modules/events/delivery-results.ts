@@ -3,7 +3,6 @@
 // (backoff with jitter) or, past the retry window or when given up, fails it; a subscription
 // failing for disableAfterMs is disabled and its owner told through the outbox.
 import type { FastifyBaseLogger } from 'fastify';
-import { withChangeContext, type ChangeContext } from '../../db/changes/change-context.ts';
 import type { DatabaseHandle, RawSql } from '../../db/connection/database.ts';
 import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.ts';
 import type { SendResult } from './webhook-sender.ts';
@@ -30,28 +29,7 @@ export interface RecordedDelivery {
   firstAttemptAt: Date;
 }
 
-/** A subscription's failing mark and its disabling are the dispatcher's changes (the history). */
-const DISPATCHER: ChangeContext = {
-  Actor: { Type: 'System', Name: 'webhook dispatcher' },
-  Operation: 'webhookDelivery',
-};
-
-export function recordResult(
-  db: DatabaseHandle,
-  needs: DisablingNeeds,
-  policy: DeliveryPolicy,
-  log: () => FastifyBaseLogger | undefined,
-  delivery: RecordedDelivery,
-  now: Date,
-  result: SendResult,
-  giveUp: boolean,
-): Promise<void> {
-  return withChangeContext(DISPATCHER, () =>
-    recordInContext(db, needs, policy, log, delivery, now, result, giveUp),
-  );
-}
-
-async function recordInContext(
+export async function recordResult(
   db: DatabaseHandle,
   needs: DisablingNeeds,
   policy: DeliveryPolicy,
