@@ -193,10 +193,6 @@ export const catalogErrorCodes = {
     status: 409,
     meaning: "A restore's ExpectedVersion is not the resource's latest version (it changed since).",
   },
-  HistoryVersionNotFound: {
-    status: 404,
-    meaning: "The resource's change history has no entry of this version.",
-  },
   HistoryVersionNotRestorable: {
     status: 409,
     meaning: 'The version asked for is a delete, which a restore cannot bring back.',

@@ -169,7 +169,7 @@ describe('POST /management/security/members/invitations', () => {
       method: 'POST',
       url: INVITATIONS,
       tenant: acme,
-      body: { Email: 'role@acme.example', Roles: [{ Id: 'admin' }] },
+      body: { Email: 'role@acme.example', Roles: [{ Id: 'superuser' }] },
     });
     expect(response.statusCode).toBe(400);
     expect(errorBody(response).Code).toBe('UnknownRole');
