@@ -168,6 +168,8 @@ const NOT_IDS: Record<string, string> = {
   stores: '29;41',
   servercounters: 'ItemView',
   summary: 'day',
+  // A version of a history (…/history/{version}): the entity is the path's id before it.
+  history: '1',
 };
 
 /** The path with every id parameter set to the owner's id; undefined when it names none. */
