@@ -277,6 +277,13 @@ describe('If-None-Match on every resource that answers an ETag', () => {
     });
   });
 
+  it('change history settings', async () => {
+    const settings = '/management/history/settings';
+    await expectConditionalGet(settings, settings, {
+      change: () => put(settings, { RetentionDays: 500 }),
+    });
+  });
+
   it('leaves answers without an ETag, errors and writes as they are', async () => {
     const list = await get(`${CATALOG}/brands`, { 'if-none-match': '*' });
     expectStatus(list, 200);
