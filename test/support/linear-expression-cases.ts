@@ -80,6 +80,7 @@ export const SCHEMA_KEYWORD_INPUTS: Record<string, () => string[]> = {
   'pattern:^\\d{4}-\\d{2}-\\d{2}$': () => [fill('1', '', '-'), fill('2020-01-01')],
   'pattern:^[A-Za-z0-9][A-Za-z0-9._@+-]{2,63}$': () => [fill('a', '', '!'), fill('a.@+-')],
   'pattern:^evt_[0-7][0-9a-f]{15}[0-7][0-9a-f]{15}$': () => [fill('0', 'evt_'), fill('evt_0')],
+  'pattern:^[a-z][a-z_]{0,63}$': () => [fill('_', 'a', '!'), fill('a_')],
   'pattern:^\\s*\\d+(\\s*,\\s*\\d+)*\\s*$': () => [
     fill(' ', '1', 'x'),
     fill(' , 1', '1', ' x'),
