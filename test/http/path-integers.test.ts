@@ -52,8 +52,11 @@ beforeAll(async () => {
 
 /** The operation's URL with `value` for `tested` and a valid value for every other parameter. */
 function urlOf(operation: Operation, tested: string, value: string): string {
+  // Every other integer (an id, a history's version) is 1: a parameter wrong beside the tested
+  // one would be the one a 400 names.
+  const integers = new Set(operation.integers.map((p) => p.name));
   return operation.path.replaceAll(/\{(\w+)\}/g, (_whole, name: string) =>
-    name === tested ? value : name.toLowerCase().endsWith('id') ? '1' : 'x',
+    name === tested ? value : integers.has(name) || name.toLowerCase().endsWith('id') ? '1' : 'x',
   );
 }
 
