@@ -1199,6 +1199,101 @@ describe('events and webhooks', () => {
   });
 });
 
+describe('the change history', () => {
+  /** The newest entry the walk left of a resource kind, read from the tenant-wide list. */
+  const newestOf = async (ResourceType: string) => {
+    const page = await ok(
+      client.GET('/management/history', { params: { query: { ResourceType, Take: 1 } } }),
+    );
+    const [entry] = page.Results;
+    expect(entry, `an entry of ${ResourceType}`).toBeDefined();
+    return entry!;
+  };
+
+  it("reads each resource kind's history and a version of it, through the typed client", async () => {
+    const { storeId, physicalDeviceId } = company;
+    const logical = await newestOf('logical_device');
+    // Each kind's history at its path, its ids as the API names them, and its first version.
+    const kinds: [string, Record<string, string | number>][] = [
+      ['/private/catalog/item/{id}', { id: itemId }],
+      ['/private/catalog/brand/{id}', { id: catalog.brandId }],
+      ['/private/catalog/category/{id}', { id: catalog.categoryId }],
+      ['/private/catalog/tag/{id}', { id: catalog.tagId }],
+      ['/private/catalog/dynamicattributetypes/{id}', { id: catalog.typeId }],
+      ['/private/catalog/pricetype/{id}', { id: catalog.priceTypeId }],
+      ['/management/storage/asset/{id}', { id: Number((await newestOf('asset')).ResourceId) }],
+      ['/management/company/store/{id}', { id: storeId }],
+      ['/management/company/physicaldevices/{physicalDeviceId}', { physicalDeviceId }],
+      [
+        '/management/company/physicaldevices/{physicalDeviceId}/devices/{deviceId}',
+        { physicalDeviceId, deviceId: logical.ResourceId },
+      ],
+      ['/management/oauth/apps/{applicationId}', { applicationId: acme.appId }],
+      [
+        '/management/webhooks/{id}',
+        { id: Number((await newestOf('webhook_subscription')).ResourceId) },
+      ],
+      ['/management/security/members/{id}', { id: (await newestOf('member')).ResourceId }],
+      [
+        '/management/security/members/invitations/{id}',
+        { id: (await newestOf('invitation')).ResourceId },
+      ],
+      ['/management/integration/endpoint', {}],
+    ];
+    for (const [path, ids] of kinds) {
+      // One generic call per path: the typed client's paths are a union these strings belong to.
+      const get = client.GET as unknown as (
+        url: string,
+        init: { params: { path: Record<string, string | number> } },
+      ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+      const history = await get(`${path}/history`, { params: { path: ids } });
+      expect(history.response.status, path).toBe(200);
+      const versions = (history.data as { Results: { Version: number }[] }).Results;
+      expect(versions.length, path).toBeGreaterThan(0);
+      const version = await get(`${path}/history/{version}`, {
+        params: { path: { ...ids, version: versions.at(-1)!.Version } },
+      });
+      expect(version.response.status, path).toBe(200);
+      expect((version.data as { Data?: unknown }).Data, path).toBeDefined();
+    }
+  });
+
+  it('restores an item, a brand and a category to their first version', async () => {
+    const restored = await ok(
+      client.POST('/private/catalog/brand/{id}/history/{version}/restore', {
+        params: { path: { id: catalog.brandId, version: 1 } },
+      }),
+    );
+    expect(restored.Id).toBe(catalog.brandId);
+    await ok(
+      client.POST('/private/catalog/category/{id}/history/{version}/restore', {
+        params: { path: { id: catalog.categoryId, version: 1 } },
+      }),
+    );
+    const item = await ok(
+      client.POST('/private/catalog/item/{id}/history/{version}/restore', {
+        params: { path: { id: itemId, version: 1 } },
+      }),
+    );
+    expect(item.Id).toBe(itemId);
+  });
+
+  it('sets the retention, and exports the sealed entries as NDJSON', async () => {
+    const settings = await client.GET('/management/history/settings');
+    expect(settings.response.status).toBe(200);
+    const etag = settings.response.headers.get('etag') ?? '';
+    await ok(
+      client.PUT('/management/history/settings', {
+        body: { RetentionDays: 500 },
+        headers: { 'If-Match': etag },
+      }),
+    );
+    const exported = await client.GET('/management/history/export', { parseAs: 'text' });
+    expect(exported.response.status).toBe(200);
+    expect(exported.response.headers.get('content-type')).toContain('application/x-ndjson');
+  });
+});
+
 describe('errors, retries and cleanup', () => {
   it('throws the contract error body as an ApiError', async () => {
     const failure = await ok(
