@@ -1164,6 +1164,22 @@ begin
   return true;
 end $function$
 ;
+CREATE OR REPLACE FUNCTION public.define_statement_triggers(p_table text, p_function text, p_kind text)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+declare
+  v_op text;
+begin
+  foreach v_op in array array['insert', 'update', 'delete'] loop
+    perform define_trigger(p_table, format('%s_%s_%sd', p_table, p_kind, rtrim(v_op, 'e')), format(
+      'create or replace trigger %I after %s on %I referencing %s table as changed
+     for each statement execute function %I()',
+      format('%s_%s_%sd', p_table, p_kind, rtrim(v_op, 'e')), v_op, p_table,
+      case v_op when 'delete' then 'old' else 'new' end, p_function));
+  end loop;
+end $function$
+;
 CREATE OR REPLACE FUNCTION public.define_trigger(p_table text, p_name text, p_ddl text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -2115,19 +2131,10 @@ end $function$
 ;
 CREATE OR REPLACE FUNCTION public.record_changes_triggers(p_table text, p_function text)
  RETURNS void
- LANGUAGE plpgsql
+ LANGUAGE sql
 AS $function$
-begin
-  perform define_trigger(p_table, p_table || '_changes_inserted', format(
-    'create or replace trigger %I after insert on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_changes_inserted', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_changes_updated', format(
-    'create or replace trigger %I after update on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_changes_updated', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_changes_deleted', format(
-    'create or replace trigger %I after delete on %I referencing old table as changed
-     for each statement execute function %I()', p_table || '_changes_deleted', p_table, p_function));
-end $function$
+  select define_statement_triggers(p_table, p_function, 'changes')
+$function$
 ;
 CREATE OR REPLACE FUNCTION public.record_events(p_resource text, p_op text, p_action text, p_tenants integer[], p_ids text[], p_data text[])
  RETURNS void
@@ -2179,19 +2186,10 @@ end $function$
 ;
 CREATE OR REPLACE FUNCTION public.record_events_triggers(p_table text, p_function text)
  RETURNS void
- LANGUAGE plpgsql
+ LANGUAGE sql
 AS $function$
-begin
-  perform define_trigger(p_table, p_table || '_events_inserted', format(
-    'create or replace trigger %I after insert on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_events_inserted', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_events_updated', format(
-    'create or replace trigger %I after update on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_events_updated', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_events_deleted', format(
-    'create or replace trigger %I after delete on %I referencing old table as changed
-     for each statement execute function %I()', p_table || '_events_deleted', p_table, p_function));
-end $function$
+  select define_statement_triggers(p_table, p_function, 'events')
+$function$
 ;
 CREATE OR REPLACE FUNCTION public.search_fold(t text)
  RETURNS text
@@ -2220,36 +2218,54 @@ $function$
 ;
 
 -- Triggers
+CREATE TRIGGER assets_events_deletd AFTER DELETE ON public.assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
 CREATE TRIGGER assets_events_deleted AFTER DELETE ON public.assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
+CREATE TRIGGER assets_events_insertd AFTER INSERT ON public.assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
 CREATE TRIGGER assets_events_inserted AFTER INSERT ON public.assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
+CREATE TRIGGER assets_events_updatd AFTER UPDATE ON public.assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
 CREATE TRIGGER assets_events_updated AFTER UPDATE ON public.assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_assets();
+CREATE TRIGGER brand_assets_events_deletd AFTER DELETE ON public.brand_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
 CREATE TRIGGER brand_assets_events_deleted AFTER DELETE ON public.brand_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
+CREATE TRIGGER brand_assets_events_insertd AFTER INSERT ON public.brand_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
 CREATE TRIGGER brand_assets_events_inserted AFTER INSERT ON public.brand_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
+CREATE TRIGGER brand_assets_events_updatd AFTER UPDATE ON public.brand_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
 CREATE TRIGGER brand_assets_events_updated AFTER UPDATE ON public.brand_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brand_assets();
+CREATE TRIGGER brands_events_deletd AFTER DELETE ON public.brands REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
 CREATE TRIGGER brands_events_deleted AFTER DELETE ON public.brands REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
+CREATE TRIGGER brands_events_insertd AFTER INSERT ON public.brands REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
 CREATE TRIGGER brands_events_inserted AFTER INSERT ON public.brands REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
+CREATE TRIGGER brands_events_updatd AFTER UPDATE ON public.brands REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
 CREATE TRIGGER brands_events_updated AFTER UPDATE ON public.brands REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_brands();
+CREATE TRIGGER categories_events_deletd AFTER DELETE ON public.categories REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
 CREATE TRIGGER categories_events_deleted AFTER DELETE ON public.categories REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
+CREATE TRIGGER categories_events_insertd AFTER INSERT ON public.categories REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
 CREATE TRIGGER categories_events_inserted AFTER INSERT ON public.categories REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
+CREATE TRIGGER categories_events_updatd AFTER UPDATE ON public.categories REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
 CREATE TRIGGER categories_events_updated AFTER UPDATE ON public.categories REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_categories();
+CREATE TRIGGER category_assets_events_deletd AFTER DELETE ON public.category_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
 CREATE TRIGGER category_assets_events_deleted AFTER DELETE ON public.category_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
+CREATE TRIGGER category_assets_events_insertd AFTER INSERT ON public.category_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
 CREATE TRIGGER category_assets_events_inserted AFTER INSERT ON public.category_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
+CREATE TRIGGER category_assets_events_updatd AFTER UPDATE ON public.category_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
 CREATE TRIGGER category_assets_events_updated AFTER UPDATE ON public.category_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_category_assets();
 CREATE TRIGGER category_metadata_deleted AFTER DELETE ON public.category_metadata REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
 CREATE TRIGGER category_metadata_inserted AFTER INSERT ON public.category_metadata REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
 CREATE TRIGGER category_metadata_updated AFTER UPDATE ON public.category_metadata REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION categories_touch_from_metadata();
-CREATE TRIGGER device_types_changes_deleted AFTER DELETE ON public.device_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
-CREATE TRIGGER device_types_changes_inserted AFTER INSERT ON public.device_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
-CREATE TRIGGER device_types_changes_updated AFTER UPDATE ON public.device_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
+CREATE TRIGGER device_types_changes_deletd AFTER DELETE ON public.device_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
+CREATE TRIGGER device_types_changes_insertd AFTER INSERT ON public.device_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
+CREATE TRIGGER device_types_changes_updatd AFTER UPDATE ON public.device_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_device_types();
 CREATE TRIGGER attribute_types_shown_in_items AFTER UPDATE OF description ON public.dynamic_attribute_types FOR EACH ROW WHEN ((old.description IS DISTINCT FROM new.description)) EXECUTE FUNCTION items_refresh_for_attribute_type();
-CREATE TRIGGER dynamic_attribute_types_changes_deleted AFTER DELETE ON public.dynamic_attribute_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
-CREATE TRIGGER dynamic_attribute_types_changes_inserted AFTER INSERT ON public.dynamic_attribute_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
-CREATE TRIGGER dynamic_attribute_types_changes_updated AFTER UPDATE ON public.dynamic_attribute_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
+CREATE TRIGGER dynamic_attribute_types_changes_deletd AFTER DELETE ON public.dynamic_attribute_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
+CREATE TRIGGER dynamic_attribute_types_changes_insertd AFTER INSERT ON public.dynamic_attribute_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
+CREATE TRIGGER dynamic_attribute_types_changes_updatd AFTER UPDATE ON public.dynamic_attribute_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_attribute_types();
 CREATE TRIGGER integration_endpoints_events_deleted AFTER DELETE ON public.integration_endpoints REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_rows();
 CREATE TRIGGER integration_endpoints_events_inserted AFTER INSERT ON public.integration_endpoints REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_rows();
 CREATE TRIGGER integration_endpoints_events_updated AFTER UPDATE ON public.integration_endpoints REFERENCING OLD TABLE AS before_rows NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_endpoint_status();
+CREATE TRIGGER item_assets_events_deletd AFTER DELETE ON public.item_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
 CREATE TRIGGER item_assets_events_deleted AFTER DELETE ON public.item_assets REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
+CREATE TRIGGER item_assets_events_insertd AFTER INSERT ON public.item_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
 CREATE TRIGGER item_assets_events_inserted AFTER INSERT ON public.item_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
+CREATE TRIGGER item_assets_events_updatd AFTER UPDATE ON public.item_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
 CREATE TRIGGER item_assets_events_updated AFTER UPDATE ON public.item_assets REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_item_assets();
 CREATE TRIGGER item_attributes_deleted AFTER DELETE ON public.item_attributes REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
 CREATE TRIGGER item_attributes_inserted AFTER INSERT ON public.item_attributes REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION items_refresh_from_new();
@@ -2263,40 +2279,58 @@ CREATE TRIGGER item_tags_updated AFTER UPDATE ON public.item_tags REFERENCING NE
 CREATE TRIGGER items_counted_on_delete AFTER DELETE ON public.items REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_catalog_items();
 CREATE TRIGGER items_counted_on_insert AFTER INSERT ON public.items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_catalog_items();
 CREATE TRIGGER items_document BEFORE INSERT OR UPDATE ON public.items FOR EACH ROW EXECUTE FUNCTION items_build_document();
+CREATE TRIGGER items_events_deletd AFTER DELETE ON public.items REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
 CREATE TRIGGER items_events_deleted AFTER DELETE ON public.items REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
+CREATE TRIGGER items_events_insertd AFTER INSERT ON public.items REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
 CREATE TRIGGER items_events_inserted AFTER INSERT ON public.items REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
+CREATE TRIGGER items_events_updatd AFTER UPDATE ON public.items REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
 CREATE TRIGGER items_events_updated AFTER UPDATE ON public.items REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_items();
 CREATE TRIGGER items_search_rows_on_delete AFTER DELETE ON public.items REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_rows_deleted();
 CREATE TRIGGER items_search_rows_on_insert AFTER INSERT ON public.items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_rows_inserted();
 CREATE TRIGGER items_search_rows_on_update AFTER UPDATE ON public.items REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_rows_updated();
 CREATE TRIGGER items_search_words_on_insert AFTER INSERT ON public.items REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION item_search_words_from_new_rows();
 CREATE TRIGGER items_search_words_on_update AFTER UPDATE ON public.items FOR EACH ROW WHEN ((old.search_vector IS DISTINCT FROM new.search_vector)) EXECUTE FUNCTION item_search_words_from_row();
+CREATE TRIGGER logical_devices_events_deletd AFTER DELETE ON public.logical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
 CREATE TRIGGER logical_devices_events_deleted AFTER DELETE ON public.logical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
+CREATE TRIGGER logical_devices_events_insertd AFTER INSERT ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
 CREATE TRIGGER logical_devices_events_inserted AFTER INSERT ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
+CREATE TRIGGER logical_devices_events_updatd AFTER UPDATE ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
 CREATE TRIGGER logical_devices_events_updated AFTER UPDATE ON public.logical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_logical_devices();
-CREATE TRIGGER member_invitations_changes_deleted AFTER DELETE ON public.member_invitations REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
-CREATE TRIGGER member_invitations_changes_inserted AFTER INSERT ON public.member_invitations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
-CREATE TRIGGER member_invitations_changes_updated AFTER UPDATE ON public.member_invitations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
-CREATE TRIGGER members_changes_deleted AFTER DELETE ON public.members REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
-CREATE TRIGGER members_changes_inserted AFTER INSERT ON public.members REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
-CREATE TRIGGER members_changes_updated AFTER UPDATE ON public.members REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
+CREATE TRIGGER member_invitations_changes_deletd AFTER DELETE ON public.member_invitations REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
+CREATE TRIGGER member_invitations_changes_insertd AFTER INSERT ON public.member_invitations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
+CREATE TRIGGER member_invitations_changes_updatd AFTER UPDATE ON public.member_invitations REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_invitations();
+CREATE TRIGGER members_changes_deletd AFTER DELETE ON public.members REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
+CREATE TRIGGER members_changes_insertd AFTER INSERT ON public.members REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
+CREATE TRIGGER members_changes_updatd AFTER UPDATE ON public.members REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_members();
 CREATE TRIGGER members_password_set_at BEFORE UPDATE ON public.members FOR EACH ROW EXECUTE FUNCTION member_password_set_at();
 CREATE TRIGGER oauth_apps_document BEFORE INSERT OR UPDATE ON public.oauth_apps FOR EACH ROW EXECUTE FUNCTION oauth_apps_build_document();
+CREATE TRIGGER oauth_apps_events_deletd AFTER DELETE ON public.oauth_apps REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
 CREATE TRIGGER oauth_apps_events_deleted AFTER DELETE ON public.oauth_apps REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
+CREATE TRIGGER oauth_apps_events_insertd AFTER INSERT ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
 CREATE TRIGGER oauth_apps_events_inserted AFTER INSERT ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
+CREATE TRIGGER oauth_apps_events_updatd AFTER UPDATE ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
 CREATE TRIGGER oauth_apps_events_updated AFTER UPDATE ON public.oauth_apps REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_apps();
+CREATE TRIGGER physical_devices_events_deletd AFTER DELETE ON public.physical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
 CREATE TRIGGER physical_devices_events_deleted AFTER DELETE ON public.physical_devices REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
+CREATE TRIGGER physical_devices_events_insertd AFTER INSERT ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
 CREATE TRIGGER physical_devices_events_inserted AFTER INSERT ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
+CREATE TRIGGER physical_devices_events_updatd AFTER UPDATE ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
 CREATE TRIGGER physical_devices_events_updated AFTER UPDATE ON public.physical_devices REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_physical_devices();
-CREATE TRIGGER price_types_changes_deleted AFTER DELETE ON public.price_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
-CREATE TRIGGER price_types_changes_inserted AFTER INSERT ON public.price_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
-CREATE TRIGGER price_types_changes_updated AFTER UPDATE ON public.price_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
+CREATE TRIGGER price_types_changes_deletd AFTER DELETE ON public.price_types REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
+CREATE TRIGGER price_types_changes_insertd AFTER INSERT ON public.price_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
+CREATE TRIGGER price_types_changes_updatd AFTER UPDATE ON public.price_types REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_price_types();
 CREATE TRIGGER price_types_shown_in_items AFTER UPDATE OF symbol ON public.price_types FOR EACH ROW WHEN ((old.symbol IS DISTINCT FROM new.symbol)) EXECUTE FUNCTION items_refresh_for_price_type();
+CREATE TRIGGER stores_events_deletd AFTER DELETE ON public.stores REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
 CREATE TRIGGER stores_events_deleted AFTER DELETE ON public.stores REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
+CREATE TRIGGER stores_events_insertd AFTER INSERT ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
 CREATE TRIGGER stores_events_inserted AFTER INSERT ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
+CREATE TRIGGER stores_events_updatd AFTER UPDATE ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
 CREATE TRIGGER stores_events_updated AFTER UPDATE ON public.stores REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_stores();
+CREATE TRIGGER tags_events_deletd AFTER DELETE ON public.tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
 CREATE TRIGGER tags_events_deleted AFTER DELETE ON public.tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
+CREATE TRIGGER tags_events_insertd AFTER INSERT ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
 CREATE TRIGGER tags_events_inserted AFTER INSERT ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
+CREATE TRIGGER tags_events_updatd AFTER UPDATE ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
 CREATE TRIGGER tags_events_updated AFTER UPDATE ON public.tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION events_of_tags();
 CREATE TRIGGER tags_shown_in_items AFTER UPDATE OF name, description ON public.tags FOR EACH ROW WHEN (((old.name IS DISTINCT FROM new.name) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION items_refresh_for_tag();
 CREATE TRIGGER webhook_subscriptions_changes_deleted AFTER DELETE ON public.webhook_subscriptions REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION changes_of_webhook_subscriptions();

@@ -19,3 +19,22 @@ begin
   execute format('comment on trigger %I on %s is %L', p_name, p_table, v_made_from);
   return true;
 end $$;
+
+-- The three statement triggers (insert, update, delete) `<table>_<kind>_inserted|updated|deleted`
+-- that call `p_function`, a trigger function that reads the statement's rows as `changed` (the
+-- new rows, or the old ones of a delete); each made again only when it changed. How a table
+-- records its events (record_events_triggers) and its change history (record_changes_triggers).
+create or replace function define_statement_triggers(p_table text, p_function text, p_kind text)
+    returns void
+language plpgsql as $$
+declare
+  v_op text;
+begin
+  foreach v_op in array array['insert', 'update', 'delete'] loop
+    perform define_trigger(p_table, format('%s_%s_%sd', p_table, p_kind, rtrim(v_op, 'e')), format(
+      'create or replace trigger %I after %s on %I referencing %s table as changed
+     for each statement execute function %I()',
+      format('%s_%s_%sd', p_table, p_kind, rtrim(v_op, 'e')), v_op, p_table,
+      case v_op when 'delete' then 'old' else 'new' end, p_function));
+  end loop;
+end $$;

@@ -84,18 +84,9 @@ end $$;
 -- with `p_function`, a trigger function that reads the statement's rows as `changed`; each made
 -- again only when it changed (define_trigger: 005-trigger-definitions.sql).
 create or replace function record_events_triggers(p_table text, p_function text) returns void
-language plpgsql as $$
-begin
-  perform define_trigger(p_table, p_table || '_events_inserted', format(
-    'create or replace trigger %I after insert on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_events_inserted', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_events_updated', format(
-    'create or replace trigger %I after update on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_events_updated', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_events_deleted', format(
-    'create or replace trigger %I after delete on %I referencing old table as changed
-     for each statement execute function %I()', p_table || '_events_deleted', p_table, p_function));
-end $$;
+language sql as $$
+  select define_statement_triggers(p_table, p_function, 'events')
+$$;
 
 -- Gives the tenant's committed events that have no position yet the next positions, in the
 -- order they were recorded (at most p_limit of them), holding the tenant's head row meanwhile so

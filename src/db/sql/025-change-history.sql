@@ -70,15 +70,6 @@ end $$;
 -- `p_function`, a trigger function that reads the statement's rows as `changed` (as
 -- record_events_triggers, 020-event-feed.sql).
 create or replace function record_changes_triggers(p_table text, p_function text) returns void
-language plpgsql as $$
-begin
-  perform define_trigger(p_table, p_table || '_changes_inserted', format(
-    'create or replace trigger %I after insert on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_changes_inserted', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_changes_updated', format(
-    'create or replace trigger %I after update on %I referencing new table as changed
-     for each statement execute function %I()', p_table || '_changes_updated', p_table, p_function));
-  perform define_trigger(p_table, p_table || '_changes_deleted', format(
-    'create or replace trigger %I after delete on %I referencing old table as changed
-     for each statement execute function %I()', p_table || '_changes_deleted', p_table, p_function));
-end $$;
+language sql as $$
+  select define_statement_triggers(p_table, p_function, 'changes')
+$$;
