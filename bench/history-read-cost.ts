@@ -7,20 +7,9 @@
 //   BENCH_DATABASE_URL=postgres://… npm run bench:history-reads
 // BENCH_ROUNDS (default 3), BENCH_DURATION seconds per measurement (default 8),
 // BENCH_CONNECTIONS (default 10).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import {
-  call,
-  clientToken,
-  createTenant,
-  freePort,
-  serverEnv,
-  startServer,
-  stop,
-} from './processes.ts';
+import { call, startTenantServer } from './processes.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url) throw new Error('usage: BENCH_DATABASE_URL=postgres://… npm run bench:history-reads');
@@ -30,17 +19,16 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENTRIES = Number(process.env.BENCH_HISTORY_ENTRIES ?? 10_000);
 const DEPTH = Number(process.env.BENCH_HISTORY_DEPTH ?? 250);
 
-const port = await freePort();
-const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-history-read-bench-'));
-const env = serverEnv(port, dataDir);
-const tenantName = `hr${Date.now().toString(36)}`;
-const server = await startServer(port, env);
+const {
+  port,
+  name: tenantName,
+  host,
+  token,
+  stop: stopServer,
+} = await startTenantServer('history-reads');
 const db = new pg.Client({ connectionString: url });
 await db.connect();
 try {
-  const app = await createTenant(tenantName, env);
-  const host = `${tenantName}.localhost`;
-  const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
   const headers = { host, authorization: `Bearer ${token}`, accept: 'application/json' };
   const json = { ...headers, 'content-type': 'application/json' };
   const created = await call(
@@ -117,6 +105,5 @@ try {
     );
 } finally {
   await db.end();
-  await stop(server);
-  await rm(dataDir, { recursive: true, force: true });
+  await stopServer();
 }

@@ -6,20 +6,9 @@
 // BENCH_ROUNDS (default 3), BENCH_DURATION seconds per measurement (default 8),
 // BENCH_CONNECTIONS (default 10), BENCH_ITEMS items to update (default 2000).
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import {
-  call,
-  clientToken,
-  createTenant,
-  freePort,
-  serverEnv,
-  startServer,
-  stop,
-} from './processes.ts';
+import { call, startTenantServer } from './processes.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url)
@@ -29,17 +18,10 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 2000);
 
-const port = await freePort();
-const dataDir = await mkdtemp(path.join(tmpdir(), 'omni-history-bench-'));
-const env = serverEnv(port, dataDir);
-const tenantName = `hb${Date.now().toString(36)}`;
-const server = await startServer(port, env);
+const { port, host, token, stop: stopServer } = await startTenantServer('history-writes');
 const db = new pg.Client({ connectionString: url });
 await db.connect();
 try {
-  const app = await createTenant(tenantName, env);
-  const host = `${tenantName}.localhost`;
-  const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
   const headers = {
     host,
     authorization: `Bearer ${token}`,
@@ -158,6 +140,5 @@ try {
   }
 } finally {
   await db.end();
-  await stop(server);
-  await rm(dataDir, { recursive: true, force: true });
+  await stopServer();
 }

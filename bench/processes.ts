@@ -1,8 +1,10 @@
 // The bench's process plumbing: free ports, plain HTTP calls, waiting for a server to answer,
 // stopping it, and running a node script for its output.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -148,4 +150,38 @@ export function serverEnv(
     MIGRATE_ON_START: 'true',
     ...extra,
   };
+}
+
+/** A server on its own port and data folder with a new tenant, and its management app's token. */
+export interface TenantServer {
+  port: number;
+  /** The tenant's name. */
+  name: string;
+  /** The tenant's host name (the Host header of its calls). */
+  host: string;
+  token: string;
+  /** Stops the server and removes its data folder. */
+  stop: () => Promise<void>;
+}
+
+/** Starts a server (on PostgreSQL when BENCH_DATABASE_URL is set) and makes a tenant on it. */
+export async function startTenantServer(prefix: string): Promise<TenantServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), `omni-${prefix}-`));
+  const env = serverEnv(port, dataDir);
+  const server = await startServer(port, env);
+  const stopAll = async () => {
+    await stop(server);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const name = `${prefix.replace(/[^a-z]/g, '')}${Date.now().toString(36)}`;
+    const app = await createTenant(name, env);
+    const host = `${name}.localhost`;
+    const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
+    return { port, name, host, token, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
 }
