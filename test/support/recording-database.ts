@@ -62,7 +62,8 @@ export function recordingDatabase(
     execRows(script) {
       return noted(into, { text: script, params: [], script: true }, () => handle.execRows(script));
     },
-    rawTransaction: (fn) => handle.rawTransaction((sql) => fn(recording(sql, into))),
+    rawTransaction: (fn, options) =>
+      handle.rawTransaction((sql) => fn(recording(sql, into)), options),
     copyFrom(target, data) {
       const text = `copy ${target} from stdin (format binary)`;
       return noted(into, { text, params: [], script: true }, () => handle.copyFrom(target, data));

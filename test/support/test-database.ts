@@ -49,7 +49,7 @@ function loggingFailures(handle: DatabaseHandle): DatabaseHandle {
     get asyncCommit() {
       return wrap(handle.asyncCommit);
     },
-    rawTransaction: (fn) => handle.rawTransaction((sql) => fn(wrap(sql))),
+    rawTransaction: (fn, options) => handle.rawTransaction((sql) => fn(wrap(sql)), options),
     execRows: (script) => logged(script, () => handle.execRows(script)),
     copyFrom: (target, data) => handle.copyFrom(target, data),
     close: () => handle.close(),

@@ -184,7 +184,9 @@ async function distributeWith(
       const keys = await sql.query<{ table: string; name: string; definition: string }>(
         `select k.conrelid::regclass::text as table, k.conname as name, pg_get_constraintdef(k.oid) as definition
          from pg_constraint k
-        where k.contype = 'f' and k.connamespace = 'public'::regnamespace`,
+        where k.contype = 'f' and k.connamespace = 'public'::regnamespace
+          -- A partition's copy of its parent's key goes and comes back with the parent's.
+          and k.conparentid = 0`,
       );
       for (const key of keys) {
         await sql.query(
@@ -272,9 +274,11 @@ async function distributeWith(
         'select 1 from pg_constraint where conrelid = $1::regclass and conname = $2',
         [key.table, key.name],
       );
+      // A partitioned table's key cannot be made NOT VALID: it is made and checked at once.
+      const validLater = !(await isPartitioned(sql, key.table));
       if (exists.length === 0)
         await sql.exec(
-          `alter table ${quoteIdent(key.table)} add constraint ${quoteIdent(key.name)} ${key.definition} not valid`,
+          `alter table ${quoteIdent(key.table)} add constraint ${quoteIdent(key.name)} ${key.definition}${validLater ? ' not valid' : ''}`,
         );
     });
     await database.transaction(async (sql) => {

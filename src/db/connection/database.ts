@@ -43,7 +43,7 @@ export interface DatabaseHandle extends RawSql {
    * On PostgreSQL a small pool of its own; the embedded database runs them as any statement.
    */
   asyncCommit: RawSql;
-  rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T>;
+  rawTransaction<T>(fn: (sql: RawSql) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Bulk-loads rows in binary COPY format (binary-copy.ts) into `target`, a table with its
    * column list, as one statement (its own transaction, committed when this resolves).
@@ -69,6 +69,14 @@ export interface DatabaseHandle extends RawSql {
    */
   afterCommit?(listener: () => void): () => void;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * false for bookkeeping that records no event (sealing the change history): its commit does not
+   * call the afterCommit listeners, which wake the webhook dispatcher to search every shard.
+   */
+  wakes?: boolean;
 }
 
 /**
@@ -186,7 +194,10 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
   const committed = () => {
     for (const listener of committedListeners) listener();
   };
-  async function rawTransaction<T>(fn: (sql: RawSql) => Promise<T>): Promise<T> {
+  async function rawTransaction<T>(
+    fn: (sql: RawSql) => Promise<T>,
+    options: TransactionOptions = {},
+  ): Promise<T> {
     const client = await pool.connect();
     let result: T;
     let committing: string | undefined;
@@ -209,7 +220,7 @@ export function wrapPool(pool: pg.Pool, url?: string, outcomes?: CommitOutcomes)
       throw error;
     }
     client.release();
-    committed();
+    if (options.wakes !== false) committed();
     return result;
   }
   /** Whether a transaction whose COMMIT failed (`committing`: its marker) committed all the same. */

@@ -37,13 +37,16 @@ export function monthlyPartitions(table: string, column: string): MonthlyPartiti
     );
     return new Set(rows.map((r) => r.name));
   };
-  const ensure = (database: DatabaseHandle, from: Date = new Date(), ahead = 3) =>
+  const months = (from: Date, ahead: number) =>
+    Array.from({ length: ahead + 1 }, (_, n) =>
+      addMonths(from.getUTCFullYear(), from.getUTCMonth() + 1, n),
+    );
+  const create = (database: DatabaseHandle, from: Date, ahead: number) =>
     database.rawTransaction(async (sql) => {
       await sql.query(`select ${lock}`);
       const existing = await existingPartitions(sql);
       const created: string[] = [];
-      for (let n = 0; n <= ahead; n++) {
-        const [year, month] = addMonths(from.getUTCFullYear(), from.getUTCMonth() + 1, n);
+      for (const [year, month] of months(from, ahead)) {
         const name = partitionName(year, month);
         if (existing.has(name)) continue;
         const [nextYear, nextMonth] = addMonths(year, month, 1);
@@ -81,6 +84,20 @@ export function monthlyPartitions(table: string, column: string): MonthlyPartiti
       }
       return created;
     });
+  const ensure = async (database: DatabaseHandle, from: Date = new Date(), ahead = 3) => {
+    // Mostly every month is there already: a read, no lock and no DDL (a start's case).
+    const existing = await existingPartitions(database);
+    if (months(from, ahead).every(([y, m]) => existing.has(partitionName(y, m)))) return [];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await create(database, from, ahead);
+      } catch (error) {
+        // 40P01: on Citus, a partition made while writers hold the default's shards can be the
+        // victim of a distributed deadlock; what the other side committed is seen on the retry.
+        if ((error as { code?: string }).code !== '40P01' || attempt === 3) throw error;
+      }
+    }
+  };
   return {
     lock,
     partitionName,

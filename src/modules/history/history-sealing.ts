@@ -44,9 +44,15 @@ export class HistorySealer {
    * when another instance is sealing the tenant now.
    */
   async sealTenant(tenantId: number, limit = this.options.batch): Promise<number> {
-    await this.database.query(
-      'insert into change_history_chains (tenant_id) values ($1) on conflict (tenant_id) do nothing',
-      [tenantId],
+    // Sealing records no event: its commits do not wake the webhook dispatcher.
+    const quietly = { wakes: false };
+    await this.database.rawTransaction(
+      (sql) =>
+        sql.query(
+          'insert into change_history_chains (tenant_id) values ($1) on conflict (tenant_id) do nothing',
+          [tenantId],
+        ),
+      quietly,
     );
     return this.database.rawTransaction(async (sql) => {
       const [head] = await sql.query<ChainHead>(
@@ -83,7 +89,7 @@ export class HistorySealer {
         [tenantId, seq, hash],
       );
       return entries.length;
-    });
+    }, quietly);
   }
 
   /**
