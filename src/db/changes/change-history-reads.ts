@@ -1,8 +1,8 @@
 // Reading the change history (its table: src/db/migrations/0320_change_history.sql): pages of
 // entries, newest first, of one resource or of the tenant under filters, and one version of a
-// resource. Each entry comes with the data of the resource's previous version, found by a lateral
-// lookup on change_history_resource (tenant, resource, resource id, version), so that the caller
-// can tell what changed without a second round trip.
+// resource. Each entry comes with the data of the resource's previous version, so that the caller
+// can tell what changed without a second round trip: on one resource's page the next entry of the
+// page itself, otherwise found by a lateral lookup of the resource's entry just before.
 //
 // Pages are keyset pages on (changed_at, id) descending: the primary key (tenant_id, changed_at,
 // id) of every monthly partition walks them backwards, so a deep page costs what the first does.
@@ -61,12 +61,13 @@ export interface ChangeFilter {
   before?: string;
 }
 
-const COLUMNS = `
+const COLUMNS_ALONE = `
   h.id::text as id,
   to_char(h.changed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_key,
   h.resource, h.resource_id, h.action, h.version, h.actor, h.context, h.data,
-  p.data as previous_data, p.found is not null as has_previous,
   h.seq::text as seq, h.hash`;
+const COLUMNS = `${COLUMNS_ALONE},
+  p.data as previous_data, p.found is not null as has_previous`;
 
 // The previous version of the entry's resource: its entry just before, in the order of the
 // resource's pages (one probe of change_history_resource_pages a partition; by the version
@@ -118,6 +119,34 @@ export async function changePage(
     where.push(
       `(h.changed_at, h.id) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
     );
+  }
+  const oneResource =
+    filter.resource !== undefined &&
+    filter.resourceId !== undefined &&
+    Object.values({ ...filter, resource: undefined, resourceId: undefined }).every(
+      (value) => value === undefined,
+    );
+  if (oneResource) {
+    // One resource's entries, unfiltered otherwise: each entry's previous version is the next
+    // entry of the page itself, so one more entry is read instead of a lookup for each (half the
+    // documents sent and parsed).
+    params.push(take + 1);
+    const rows = await preparedRead<ChangeRow>(
+      sql,
+      `select ${COLUMNS_ALONE} from change_history h
+        where ${where.join(' and ')}
+        order by h.changed_at desc, h.id desc
+        limit $${params.length}`,
+      params,
+    );
+    return rows.slice(0, take).map((row, n) => {
+      const previous = row.action === 'created' ? undefined : rows[n + 1];
+      return {
+        ...row,
+        previous_data: previous?.data ?? null,
+        has_previous: previous !== undefined,
+      };
+    });
   }
   params.push(take);
   return preparedRead<ChangeRow>(

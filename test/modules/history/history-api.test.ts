@@ -106,6 +106,14 @@ describe('GET /private/catalog/brand/{id}/history', () => {
     );
     expect(second.Results.map((e) => e.Version)).toEqual([1]);
     expect(second.Continuation).toBeNull();
+    // Each entry tells what changed whichever page it is on: the page's last one too.
+    const whole = pageOf(
+      await api.call({ url: `${CATALOG}/brand/${brand.id}/history`, tenant: acme }),
+    );
+    expect([...first.Results, ...second.Results]).toEqual(whole.Results);
+    expect(first.Results[1]!.Changes).toEqual([
+      { Path: 'Name', Old: brand.names[0], New: brand.names[1] },
+    ]);
   });
 
   it('answers an empty page for a resource that exists without entries yet', async () => {
