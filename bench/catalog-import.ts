@@ -16,11 +16,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
+import { importJob, importRecord } from './import-records.ts';
 
 const ROWS = Number(
   process.env.BENCH_IMPORT_ROWS ?? (process.env.BENCH_IMPORT_1M === '1' ? 1_000_000 : 100_000),
@@ -36,23 +36,7 @@ if (scratch) env.DATA_DIR = scratch;
 const config = loadConfig(env);
 const database = await openDatabase(config);
 
-const record = (i: number) => ({
-  SKU: `IMP-${i}`,
-  Title: `Imported lantern ${i}`,
-  Model: `M${i % 50}`,
-  ShortDescription: `A lantern of model ${i % 50}`,
-  Category: `Category ${i % 20}`,
-  Brand: `Brand ${i % 30}`,
-  Prices: [
-    { PriceTypeSymbol: 'EUR', NormalPrice: 10 + (i % 90), DiscountPrice: 5 },
-    { PriceTypeSymbol: 'USD', NormalPrice: 12 + (i % 90) },
-  ],
-  DynamicAttributes: [
-    { TypeName: 'Color', Value: ['Red', 'Blue', 'Green'][i % 3] },
-    { TypeName: 'Size', Value: String(i % 10) },
-  ],
-  Tags: [{ Name: `Tag ${i % 5}` }],
-});
+const record = importRecord;
 
 /** When the import read past each segment's end, and how long each of its chunks took. */
 class SegmentClock {
@@ -103,25 +87,12 @@ try {
   const services = createServices(config, database);
   const name = `bench-import-${randomUUID().slice(0, 8)}`;
   const { tenant } = await services.tenants.create(name);
-  const lines = function* () {
-    for (let i = 0; i < ROWS; i++) yield JSON.stringify(record(i)) + '\n';
-  };
-  const job = await services.catalog.imports.create(
-    tenant.id,
-    'http://bench',
-    { format: 'jsonl', errorPolicy: 'SkipFailedRows', createMissing: true },
-    { body: Readable.from(lines()), mimeType: undefined },
-    false,
-  );
+  const runImport = await importJob(services, tenant.id, ROWS);
   let started = process.hrtime.bigint();
   const segments = new SegmentClock(SEGMENT, started);
-  await services.catalog.imports.run(tenant.id, job.Id, (progress) =>
-    segments.reached(progress.RowsRead),
-  );
+  await runImport((rows) => segments.reached(rows));
   const importSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   for (const segment of segments.report()) console.log(JSON.stringify(segment));
-  const result = await services.catalog.imports.get(tenant.id, job.Id);
-  if (result.RowsWritten !== ROWS) throw new Error(`import wrote ${JSON.stringify(result)}`);
 
   // Baseline: the same rows, bare multi-row INSERTs into trigger-less tables of the same columns.
   const suffix = randomUUID().slice(0, 8).replace(/-/g, '');

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { historySwitch } from './history-switch.ts';
 import { call, startTenantServer } from './processes.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
@@ -50,19 +51,7 @@ try {
     );
     ids.push((JSON.parse(created.body) as { Id: number }).Id);
   }
-  const [{ definition }] = (
-    await db.query<{ definition: string }>(
-      `select pg_get_functiondef('record_changes(text,text,text,integer[],text[],text[])'::regprocedure) as definition`,
-    )
-  ).rows as [{ definition: string }];
-  const setHistory = async (on: boolean) =>
-    db.query(
-      on
-        ? definition
-        : `create or replace function record_changes(p_resource text, p_op text, p_action text,
-             p_tenants integer[], p_ids text[], p_data text[]) returns void
-           language plpgsql as $$ begin end $$`,
-    );
+  const setHistory = await historySwitch(async (text) => (await db.query(text)).rows);
 
   const run = async (kind: 'create' | 'update') => {
     const result = await autocannon({
