@@ -51,7 +51,7 @@ try {
     );
     ids.push((JSON.parse(created.body) as { Id: number }).Id);
   }
-  const setHistory = await historySwitch(async (text) => (await db.query(text)).rows);
+  const setHistory = await historySwitch(async (text) => (await db.query(text)).rows as unknown[]);
 
   const run = async (kind: 'create' | 'update') => {
     const result = await autocannon({
