@@ -10,6 +10,14 @@ const notFromExtension = (catalog: string, oid: string) =>
   `not exists (select 1 from pg_depend d where d.classid = '${catalog}'::regclass
                  and d.objid = ${oid} and d.deptype = 'e')`;
 
+/**
+ * A month's partition (`<table>_pYYYYMM`, src/db/queries/monthly-partitions.ts) is made by date,
+ * by the release step and the daily job, not by a migration: which ones exist says when the
+ * database was migrated, not what its schema is. The DEFAULT partitions, a migration's, stay.
+ */
+const notMonthlyPartition = (table: string) =>
+  `not (${table}.relispartition and ${table}.relname ~ '_p[0-9]{6}$')`;
+
 const SNAPSHOT_HEADER =
   '-- The schema the checked-in migrations build (public schema). Written by `npm run db:schema`; do not edit.\n';
 
@@ -82,7 +90,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
          left join pg_type t on t.oid = a.atttypid
          left join pg_collation co on co.oid = a.attcollation
         where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p')
-          and ${notFromExtension('pg_class', 'c.oid')}
+          and ${notFromExtension('pg_class', 'c.oid')} and ${notMonthlyPartition('c')}
         order by c.relname, a.attnum`,
     ),
     await lines(
@@ -90,7 +98,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
       `select format('%I %I %s', c.relname, k.conname, pg_get_constraintdef(k.oid)) as line
          from pg_constraint k join pg_class c on c.oid = k.conrelid
         where c.relnamespace = 'public'::regnamespace and k.contype <> 'n'
-          and ${notFromExtension('pg_class', 'c.oid')}
+          and ${notFromExtension('pg_class', 'c.oid')} and ${notMonthlyPartition('c')}
         order by c.relname, k.conname`,
     ),
     await lines(
@@ -98,7 +106,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
       `select pg_get_indexdef(i.indexrelid) || ';' as line
          from pg_index i join pg_class c on c.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
         where c.relnamespace = 'public'::regnamespace
-          and ${notFromExtension('pg_class', 't.oid')}
+          and ${notFromExtension('pg_class', 't.oid')} and ${notMonthlyPartition('t')}
         order by t.relname, c.relname`,
     ),
     await lines(
@@ -123,6 +131,7 @@ export async function schemaSnapshot(database: DatabaseHandle): Promise<string> 
       `select pg_get_triggerdef(g.oid) || ';' as line
          from pg_trigger g join pg_class c on c.oid = g.tgrelid
         where c.relnamespace = 'public'::regnamespace and not g.tgisinternal
+          and ${notMonthlyPartition('c')}
         order by c.relname, g.tgname`,
     ),
   ];
