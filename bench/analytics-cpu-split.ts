@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { apiBatch, multiRowInsert, storedRow } from './analytics-rows.ts';
 import { ANALYTICS_SCENARIOS } from './analytics-scenarios.ts';
+import { cpuOf, postgresCpu, postgresCpuSince } from './process-cpu.ts';
 import type { BenchContext } from './scenarios.ts';
 import {
   clientToken,
@@ -33,42 +34,7 @@ if (!url) throw new Error('BENCH_DATABASE_URL is required (PostgreSQL on this ma
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const TICK_MS = 10; // USER_HZ = 100
-
-/** utime + stime of a process, in ms (undefined when it is gone). */
-function cpuOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU ms by pid of the PostgreSQL processes that work for this bench: the backends connected to
- * its database and the shared background processes (WAL writer, checkpointer, …), not other
- * databases' backends.
- */
-async function postgresCpu(pool: pg.Pool): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ pid: number }>(
-    `select pid from pg_stat_activity
-      where datname = current_database() or backend_type <> 'client backend'`,
-  );
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    const cpu = cpuOf(pid);
-    if (cpu !== undefined) out.set(pid, cpu);
-  }
-  return out;
-}
-
-const since = async (pool: pg.Pool, before: Map<number, number>) => {
-  let total = 0;
-  for (const [pid, cpu] of await postgresCpu(pool)) total += cpu - (before.get(pid) ?? 0);
-  return total;
-};
+const since = postgresCpuSince;
 const selfCpu = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;

@@ -3,12 +3,14 @@
 // price each time, written straight into change_history beside one real update), then in turns
 // GET /private/catalog/item/{id}, its history's first page and a deep page (the page that the
 // Continuation of page BENCH_HISTORY_DEPTH of 20 entries leads to, default 250: the 5,000th
-// entry on). Prints req/s of each and the history's ratios to the item fetch (target ≥ 0.5).
+// entry on). Prints req/s of each and the history's ratios to the item fetch (target ≥ 0.5), and
+// the CPU time a request costs the server and PostgreSQL together (steadier on a loaded host).
 //   BENCH_DATABASE_URL=postgres://… npm run bench:history-reads
 // BENCH_ROUNDS (default 3), BENCH_DURATION seconds per measurement (default 8),
 // BENCH_CONNECTIONS (default 10).
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuOf, postgresCpu, postgresCpuSince } from './process-cpu.ts';
 import { call, startTenantServer } from './processes.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
@@ -24,6 +26,7 @@ const {
   name: tenantName,
   host,
   token,
+  pid,
   stop: stopServer,
 } = await startTenantServer('history-reads');
 const db = new pg.Client({ connectionString: url });
@@ -77,19 +80,30 @@ try {
     [`history, page ${DEPTH + 1}`]: deepPath,
   };
   const figures: Record<string, number[]> = {};
+  /** Server and PostgreSQL CPU µs per request: steadier than req/s on a loaded host. */
+  const cpu: Record<string, number[]> = {};
   let non2xx = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const names = Object.keys(scenarios);
     for (const name of round % 2 === 0 ? names : names.reverse()) {
+      const serverBefore = cpuOf(pid)!;
+      const postgresBefore = await postgresCpu(db);
       const result = await autocannon({
         url: `http://127.0.0.1:${port}${scenarios[name]!}`,
         connections: CONNECTIONS,
         duration: DURATION,
         headers,
       });
+      const perRequest = (ms: number) => (1000 * ms) / result.requests.total;
+      const server = perRequest(cpuOf(pid)! - serverBefore);
+      const postgres = perRequest(await postgresCpuSince(db, postgresBefore));
       non2xx += result.non2xx;
       (figures[name] ??= []).push(result.requests.average);
-      console.log(`round ${round + 1} ${name}: ${result.requests.average.toFixed(0)} req/s`);
+      (cpu[name] ??= []).push(server + postgres);
+      console.log(
+        `round ${round + 1} ${name}: ${result.requests.average.toFixed(0)} req/s, ` +
+          `CPU µs a request: server ${server.toFixed(0)}, PostgreSQL ${postgres.toFixed(0)}`,
+      );
     }
   }
   const median = (values: number[]) =>
@@ -99,9 +113,12 @@ try {
     `\nreq/s, median of ${ROUNDS} rounds of ${DURATION} s at ${CONNECTIONS} connections, ` +
       `an item with ${ENTRIES} entries (${non2xx} non-2xx):`,
   );
+  const itemCpu = median(cpu['item fetch']!);
   for (const [name, values] of Object.entries(figures))
     console.log(
-      `  ${name}: ${median(values).toFixed(0)} (${(median(values) / item).toFixed(2)} × item fetch)`,
+      `  ${name}: ${median(values).toFixed(0)} (${(median(values) / item).toFixed(2)} × item fetch); ` +
+        `CPU ${median(cpu[name]!).toFixed(0)} µs a request (item fetch's ÷ this: ` +
+        `${(itemCpu / median(cpu[name]!)).toFixed(2)})`,
     );
 } finally {
   await db.end();

@@ -160,6 +160,8 @@ export interface TenantServer {
   /** The tenant's host name (the Host header of its calls). */
   host: string;
   token: string;
+  /** The server process's id (its CPU time: process-cpu.ts). */
+  pid: number;
   /** Stops the server and removes its data folder. */
   stop: () => Promise<void>;
 }
@@ -179,7 +181,7 @@ export async function startTenantServer(prefix: string): Promise<TenantServer> {
     const app = await createTenant(name, env);
     const host = `${name}.localhost`;
     const token = await clientToken(port, host, app.ApplicationId, app.ApplicationSecret);
-    return { port, name, host, token, stop: stopAll };
+    return { port, name, host, token, pid: server.pid!, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

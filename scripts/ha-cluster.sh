@@ -31,7 +31,10 @@ root=${HA_DIR:-/var/lib/postgresql/omni-ha}
 pgbin=/usr/lib/postgresql/15/bin
 monitor_url="postgres://autoctl_node@127.0.0.1:$base/pg_auto_failover?sslmode=disable"
 
-as_postgres() { runuser -u postgres -- env -i PATH=/usr/bin:/bin HOME="$root" "$@"; }
+# From /: a keeper keeps the directory it was started in as its own, and PostgreSQL started by a
+# keeper whose directory was deleted since (a CI checkout removed) cannot start ("could not
+# identify current directory").
+as_postgres() { (cd / && runuser -u postgres -- env -i PATH=/usr/bin:/bin HOME="$root" "$@"); }
 # Logs beside the data directories, written by the postgres user.
 log_of() { local log="$root/$1.log"; [ -e "$log" ] || as_postgres touch "$log"; echo "$log"; }
 autoctl() { as_postgres pg_autoctl "$@"; }
@@ -50,7 +53,23 @@ run_keeper() {
   as_postgres sh -c "nohup pg_autoctl run --pgdata '$root/$name' >>'$(log_of "$name")' 2>&1 &"
 }
 
-keeper_running() { pgrep -u postgres -f "^pg_autoctl run --pgdata $1\$" >/dev/null 2>&1; }
+# Whether the data directory's keeper runs; one left running in a deleted directory (above) is
+# stopped, to be started again from /.
+keeper_running() {
+  local pid
+  for pid in $(pgrep -u postgres -f "^pg_autoctl run --pgdata $1\$" 2>/dev/null); do
+    if readlink "/proc/$pid/cwd" | grep -q ' (deleted)$'; then
+      autoctl stop --pgdata "$1" >/dev/null 2>&1 || true
+      # pg_autoctl stop goes by the keeper's pid file, which such a keeper may have broken; SIGQUIT
+      # is its immediate stop (SIGTERM waits for a PostgreSQL that cannot start).
+      kill -QUIT "$pid" $(pgrep -P "$pid") 2>/dev/null || true
+      for _ in $(seq 1 30); do pgrep -u postgres -f "^pg_autoctl run --pgdata $1\$" >/dev/null || return 1; sleep 1; done
+      return 1
+    fi
+    return 0
+  done
+  return 1
+}
 
 start_monitor() {
   if [ ! -d "$root/monitor" ]; then
