@@ -66,42 +66,53 @@ function keyOf(before: Json[], after: Json[]): string | undefined {
   });
 }
 
-/** Adds to `out` the changes from `before` to `after` at `path` (undefined: absent). */
+/** Whether two values are one scalar: nothing changed there, whatever the field holds. */
+const sameScalar = (a: Json | undefined, b: Json | undefined) =>
+  a === b && (typeof a !== 'object' || a === null);
+
+const pathOf = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
+/**
+ * Adds to `out` the changes from `before` to `after` at `path` (undefined: absent); `name` is
+ * the field's own name ('' for an array's element). Unchanged scalars are passed over before
+ * any path is built or name checked: most fields of a version are as they were.
+ */
 function compare(
   path: string,
+  name: string,
   before: Json | undefined,
   after: Json | undefined,
   out: FieldChange[],
 ) {
-  // The field's own name: what follows the last dot (an array element's path has none).
-  const name = path.endsWith(']') ? '' : path.slice(path.lastIndexOf('.') + 1);
-  if (isSecretField(name)) {
+  if (sameScalar(before, after)) return;
+  if (name && isSecretField(name)) {
     if (JSON.stringify(before ?? null) !== JSON.stringify(after ?? null))
       out.push({ Path: path, Old: null, New: CHANGED_SECRET });
     return;
   }
   if (isObject(before) && isObject(after)) {
     for (const key of Object.keys(before))
-      compare(path ? `${path}.${key}` : key, before[key], after[key], out);
+      if (!sameScalar(before[key], after[key]))
+        compare(pathOf(path, key), key, before[key], after[key], out);
     for (const key of Object.keys(after))
-      if (!(key in before)) compare(path ? `${path}.${key}` : key, undefined, after[key], out);
+      if (!(key in before)) compare(pathOf(path, key), key, undefined, after[key], out);
     return;
   }
   if (Array.isArray(before) && Array.isArray(after)) {
     const key = keyOf(before, after);
     if (key === undefined) {
       const length = Math.max(before.length, after.length);
-      for (let i = 0; i < length; i++) compare(`${path}[${i}]`, before[i], after[i], out);
+      for (let i = 0; i < length; i++) compare(`${path}[${i}]`, '', before[i], after[i], out);
       return;
     }
     const label = (element: Json) => `${path}[${key}=${idOf(element, key)}]`;
     const earlier = new Map(before.map((element) => [idOf(element, key), element]));
     for (const element of after) {
       const id = idOf(element, key);
-      compare(label(element), earlier.get(id), element, out);
+      compare(label(element), '', earlier.get(id), element, out);
       earlier.delete(id);
     }
-    for (const element of earlier.values()) compare(label(element), element, undefined, out);
+    for (const element of earlier.values()) compare(label(element), '', element, undefined, out);
     return;
   }
   if (before === undefined && after === undefined) return;
@@ -128,6 +139,6 @@ export function changesBetween(before: unknown, after: unknown): FieldChange[] {
   const out: FieldChange[] = [];
   const a = (isObject(before) ? before : {}) as Json;
   const b = (isObject(after) ? after : {}) as Json;
-  compare('', a, b, out);
+  compare('', '', a, b, out);
   return out;
 }

@@ -44,12 +44,29 @@ function parsed(text: string | null): unknown {
   }
 }
 
+/**
+ * The documents of a page, each parsed once: an entry's data is the previous version of the
+ * entry after it on one resource's page. The parsed values are only read, never changed.
+ */
+function parsedOnce(): (text: string | null) => unknown {
+  const seen = new Map<string, unknown>();
+  return (text) => {
+    if (text === null) return null;
+    if (!seen.has(text)) seen.set(text, parsed(text));
+    return seen.get(text);
+  };
+}
+
 /** An entry as the API shows it; with its Data on a single version's read. */
-export function historyEntryOf(row: ChangeRow, withData = false): HistoryEntryJson {
-  const data = parsed(row.data);
+export function historyEntryOf(
+  row: ChangeRow,
+  withData = false,
+  parse: (text: string | null) => unknown = parsed,
+): HistoryEntryJson {
+  const data = parse(row.data);
   const context = (parsed(row.context) ?? {}) as Record<string, unknown>;
   const actor = (parsed(row.actor) ?? { Type: 'System' }) as ChangeActor;
-  const before = row.action === 'created' ? null : parsed(row.previous_data);
+  const before = row.action === 'created' ? null : parse(row.previous_data);
   const after = row.action === 'deleted' ? null : data;
   const restore = context.Restore as { FromVersion?: unknown } | undefined;
   const entry: HistoryEntryJson = {
@@ -93,8 +110,9 @@ export async function historyPage(
   const rows = await changePage(sql, tenantId, filter, take + 1, after);
   const page = rows.slice(0, take);
   const last = page.at(-1);
+  const parse = parsedOnce();
   return {
-    Results: page.map((row) => historyEntryOf(row)),
+    Results: page.map((row) => historyEntryOf(row, false, parse)),
     Continuation:
       rows.length > take && last
         ? issueContinuation(tenantId, query, { time: last.changed_key, id: last.id })

@@ -20,6 +20,17 @@ function preparedRead<Row>(sql: RawSql, text: string, params: unknown[]): Promis
   return sql.prepared<Row>(name, text, params);
 }
 
+/**
+ * A page's LIMIT, written into the statement's text rather than passed as a parameter: with a
+ * parameter the plan kept for the statement cannot count on a few rows and costs a whole scan of
+ * the resource's entries, so PostgreSQL planned the statement anew at every run (0.4-0.6 ms, five
+ * times the run itself). A page size is one of a few values, so each is one prepared statement.
+ */
+function limitOf(take: number): number {
+  if (!Number.isSafeInteger(take) || take < 1) throw new RangeError(`bad page size ${take}`);
+  return take;
+}
+
 /** An entry as stored, with its previous version's data. */
 export interface ChangeRow {
   /** The entry's id, as decimal text (an int8 that Citus may make larger than 2^53). */
@@ -130,13 +141,12 @@ export async function changePage(
     // One resource's entries, unfiltered otherwise: each entry's previous version is the next
     // entry of the page itself, so one more entry is read instead of a lookup for each (half the
     // documents sent and parsed).
-    params.push(take + 1);
     const rows = await preparedRead<ChangeRow>(
       sql,
       `select ${COLUMNS_ALONE} from change_history h
         where ${where.join(' and ')}
         order by h.changed_at desc, h.id desc
-        limit $${params.length}`,
+        limit ${limitOf(take + 1)}`,
       params,
     );
     return rows.slice(0, take).map((row, n) => {
@@ -148,14 +158,13 @@ export async function changePage(
       };
     });
   }
-  params.push(take);
   return preparedRead<ChangeRow>(
     sql,
     `select ${COLUMNS}
        from (select * from change_history h
               where ${where.join(' and ')}
               order by h.changed_at desc, h.id desc
-              limit $${params.length}) h
+              limit ${limitOf(take)}) h
        ${PREVIOUS}
       order by h.changed_at desc, h.id desc`,
     params,
