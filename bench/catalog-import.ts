@@ -13,14 +13,14 @@
 // BENCH_IMPORT_ROWS=1000000 (or BENCH_IMPORT_1M=1) imports a million; BENCH_IMPORT_BASELINE=0
 // skips the bare INSERTs (a million of them take a few minutes more).
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServices } from '../src/module-wiring.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
-import { importJob, importRecord } from './import-records.ts';
+import { importJob, importRecord, reportImport } from './import-records.ts';
 
 const ROWS = Number(
   process.env.BENCH_IMPORT_ROWS ?? (process.env.BENCH_IMPORT_1M === '1' ? 1_000_000 : 100_000),
@@ -171,10 +171,7 @@ try {
         }
       : {}),
   });
-  console.log(summary);
-  const results = path.resolve(import.meta.dirname, 'results');
-  await mkdir(results, { recursive: true });
-  await writeFile(path.join(results, 'import.json'), summary + '\n');
+  await reportImport('import.json', summary);
 } finally {
   await database.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });

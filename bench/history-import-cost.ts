@@ -8,14 +8,12 @@
 // Prints each run and the ratio of the mean rates (on ÷ off; target ≥ 0.9), and writes them to
 // bench/results/history-import.json.
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/connection/database.ts';
 import { migrateDatabase } from '../src/migrate-database.ts';
 import { createServices } from '../src/module-wiring.ts';
 import { historySwitch } from './history-switch.ts';
-import { importJob } from './import-records.ts';
+import { importJob, reportImport } from './import-records.ts';
 
 const url = process.env.BENCH_DATABASE_URL;
 if (!url)
@@ -92,10 +90,7 @@ try {
     ratio: Math.round((mean(true) / mean(false)) * 1000) / 1000,
     runs,
   });
-  console.log(summary);
-  const results = path.resolve(import.meta.dirname, 'results');
-  await mkdir(results, { recursive: true });
-  await writeFile(path.join(results, 'history-import.json'), summary + '\n');
+  await reportImport('history-import.json', summary);
 } finally {
   await database.close();
 }

@@ -1,6 +1,8 @@
 // The records the import benches import (catalog-import.ts, history-import-cost.ts): items with
 // two prices, two dynamic attributes, a tag, a category and a brand (20 categories, 30 brands,
 // made on the way), run by the import job as the server runs it.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { createServices } from '../src/module-wiring.ts';
 
@@ -49,4 +51,12 @@ export async function importJob(
     const result = await services.catalog.imports.get(tenantId, job.Id);
     if (result.RowsWritten !== rows) throw new Error(`import wrote ${JSON.stringify(result)}`);
   };
+}
+
+/** Prints an import bench's summary and writes it to bench/results/<file>. */
+export async function reportImport(file: string, summary: string): Promise<void> {
+  console.log(summary);
+  const results = path.resolve(import.meta.dirname, 'results');
+  await mkdir(results, { recursive: true });
+  await writeFile(path.join(results, file), summary + '\n');
 }

@@ -131,12 +131,11 @@ export async function changePage(
       `(h.changed_at, h.id) < ($${params.length - 1}::timestamptz, $${params.length}::bigint)`,
     );
   }
+  const { resource, resourceId, ...narrowing } = filter;
   const oneResource =
-    filter.resource !== undefined &&
-    filter.resourceId !== undefined &&
-    Object.values({ ...filter, resource: undefined, resourceId: undefined }).every(
-      (value) => value === undefined,
-    );
+    resource !== undefined &&
+    resourceId !== undefined &&
+    Object.values(narrowing).every((value) => value === undefined);
   if (oneResource) {
     // One resource's entries, unfiltered otherwise: each entry's previous version is the next
     // entry of the page itself, so one more entry is read instead of a lookup for each (half the

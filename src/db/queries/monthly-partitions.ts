@@ -24,12 +24,15 @@ function addMonths(year: number, month: number, n: number): [number, number] {
   return [Math.floor(index / 12), (index % 12) + 1];
 }
 
+/** How a month's partition name ends (`_pYYYYMM`), as a regular expression for SQL and for JS. */
+export const MONTH_PARTITION_SUFFIX = '_p[0-9]{6}';
+
 /** The monthly partitions of `table` (a plain identifier) on `column`. */
 export function monthlyPartitions(table: string, column: string): MonthlyPartitions {
   const lock = `pg_advisory_xact_lock(hashtext('omni.${table}.partitions'))`;
   const partitionName = (year: number, month: number) =>
     `${table}_p${year}${String(month).padStart(2, '0')}`;
-  const pattern = new RegExp(`^${table}_p\\d{6}$`);
+  const pattern = new RegExp(`^${table}${MONTH_PARTITION_SUFFIX}$`);
   const existingPartitions = async (sql: RawSql) => {
     const rows = await sql.query<{ name: string }>(
       `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid

@@ -4,6 +4,7 @@
 // checked-in migrations (written by `npm run db:schema`), so that one file shows what the
 // database looks like today, however many migrations redefined a function or a table.
 import type { DatabaseHandle } from '../connection/database.ts';
+import { MONTH_PARTITION_SUFFIX } from '../queries/monthly-partitions.ts';
 
 /** Objects that an extension created belong to it, not to our migrations. */
 const notFromExtension = (catalog: string, oid: string) =>
@@ -16,7 +17,7 @@ const notFromExtension = (catalog: string, oid: string) =>
  * database was migrated, not what its schema is. The DEFAULT partitions, a migration's, stay.
  */
 const notMonthlyPartition = (table: string) =>
-  `not (${table}.relispartition and ${table}.relname ~ '_p[0-9]{6}$')`;
+  `not (${table}.relispartition and ${table}.relname ~ '${MONTH_PARTITION_SUFFIX}$')`;
 
 const SNAPSHOT_HEADER =
   '-- The schema the checked-in migrations build (public schema). Written by `npm run db:schema`; do not edit.\n';
